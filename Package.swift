@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "mitmsim",
+    products: [
+        .executable(name: "mitmsim", targets: ["mitmsim"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+    ],
+    targets: [
+        // Only `PKI` (and later `Network`) may import OpenSSL; C types never leave those modules.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "PKI", dependencies: ["COpenSSL"]),
+        .target(name: "Policies", dependencies: ["PKI"]),
+        .executableTarget(
+            name: "mitmsim",
+            dependencies: [
+                "PKI",
+                "Policies",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "PKITests", dependencies: ["PKI"]),
+        .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
+        // Depends on the executable so `swift test` builds the binary the CLI tests run.
+        .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI"]),
+    ]
+)

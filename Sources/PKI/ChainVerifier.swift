@@ -1,0 +1,117 @@
+import Foundation
+internal import COpenSSL
+
+/// Runs OpenSSL's `X509_verify_cert` for a `ServerTrust` and turns what it found into a `TrustResult`.
+///
+/// The verify callback records every error and lets verification go on, so a learner sees all that is
+/// wrong with a chain (expired *and* for another host), not only the first thing OpenSSL tripped on.
+struct ChainVerifier {
+    let trust: ServerTrust
+
+    func verify() -> TrustResult {
+        guard let store = X509_STORE_new(), let context = X509_STORE_CTX_new(), let untrusted = OPENSSL_sk_new_null() else {
+            preconditionFailure("OpenSSL could not allocate a verification context: \(OpenSSL.drainErrors())")
+        }
+        defer {
+            X509_STORE_CTX_free(context)
+            OPENSSL_sk_free(untrusted)
+            X509_STORE_free(store)
+        }
+        for anchor in trust.anchorCertificates { X509_STORE_add_cert(store, anchor.x509) }
+        for certificate in trust.certificates.dropFirst() { OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.x509)) }
+        X509_STORE_CTX_init(context, store, trust.leaf.x509, untrusted)
+        configure(X509_STORE_CTX_get0_param(context), context)
+
+        let recorder = ErrorRecorder()
+        X509_STORE_CTX_set_ex_data(context, 0, Unmanaged.passUnretained(recorder).toOpaque())
+        X509_STORE_CTX_set_verify_cb(context) { ok, context in
+            guard ok == 0, let context, let raw = X509_STORE_CTX_get_ex_data(context, 0) else { return ok }
+            let recorder = Unmanaged<ErrorRecorder>.fromOpaque(raw).takeUnretainedValue()
+            recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
+            return 1
+        }
+        let status = withExtendedLifetime(recorder) { X509_verify_cert(context) }
+        if status != 1, recorder.errors.isEmpty {
+            recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
+        }
+        ERR_clear_error()
+
+        let chain = certificates(in: X509_STORE_CTX_get0_chain(context))
+        var failures: [TrustFailure] = []
+        for (code, x509) in recorder.errors {
+            let certificate = x509.flatMap(certificate(for:)) ?? chain.last ?? trust.leaf
+            let failure = TrustFailure(kind: kind(of: code), certificate: certificate)
+            if !failures.contains(failure) { failures.append(failure) }
+        }
+        return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures)
+    }
+
+    private func configure(_ parameters: OpaquePointer?, _ context: OpaquePointer) {
+        guard let parameters else { return }
+        X509_VERIFY_PARAM_set_time(parameters, time_t(trust.verifyDate.timeIntervalSince1970))
+        if trust.hasCustomAnchors { X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN)) }
+        guard case .ssl(let host) = trust.policy else { return }
+        X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER)
+        guard let host else { return }
+        if IPAddress.isAddress(host) {
+            X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
+        } else {
+            // SAN only, as iOS 13+ and OkHttp: the common name never stands in for a missing DNS name.
+            X509_VERIFY_PARAM_set1_host(parameters, host, 0)
+            X509_VERIFY_PARAM_set_hostflags(
+                parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+        }
+    }
+
+    private func kind(of code: Int32) -> TrustFailure.Kind {
+        switch code {
+        case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN: .untrustedRoot
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE: .missingIssuer
+        case X509_V_ERR_CERT_HAS_EXPIRED: .expired
+        case X509_V_ERR_CERT_NOT_YET_VALID: .notYetValid
+        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: .hostnameMismatch(host: hostName)
+        case X509_V_ERR_INVALID_CA: .issuerNotCA
+        case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE: .badSignature
+        case X509_V_ERR_INVALID_PURPOSE: .wrongExtendedKeyUsage
+        case X509_V_ERR_PATH_LENGTH_EXCEEDED: .pathLengthExceeded
+        default: .other(code: code, message: String(cString: X509_verify_cert_error_string(Int(code))))
+        }
+    }
+
+    private var hostName: String {
+        if case .ssl(let host?) = trust.policy { return host }
+        return "(none)"
+    }
+
+    /// Our `Certificate` objects for the X509s in OpenSSL's chain, keeping the labels the caller gave.
+    private func certificates(in stack: OpaquePointer?) -> [Certificate] {
+        guard let stack else { return [] }
+        return (0..<OPENSSL_sk_num(stack)).compactMap { index in
+            OPENSSL_sk_value(stack, index).flatMap { certificate(for: OpaquePointer($0)) }
+        }
+    }
+
+    private func certificate(for x509: OpaquePointer) -> Certificate? {
+        let known = trust.certificates + trust.anchorCertificates
+        return known.first { $0.x509 == x509 } ?? known.first { X509_cmp($0.x509, x509) == 0 }
+            ?? (try? Certificate(retaining: x509))
+    }
+
+    /// The leaf plus each next certificate whose key really signed the one before it.
+    static func signedPrefix(of chain: [Certificate]) -> [Certificate] {
+        guard var previous = chain.first else { return [] }
+        var path = [previous]
+        for next in chain.dropFirst() {
+            guard previous.isSigned(by: next) else { break }
+            path.append(next)
+            previous = next
+        }
+        return path
+    }
+}
+
+/// Collects verify-callback errors; reached from the C callback through the context's ex_data slot 0.
+private final class ErrorRecorder {
+    var errors: [(code: Int32, certificate: OpaquePointer?)] = []
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// File reading and atomic writing for PKI material.
+///
+/// Writes go to a temporary file in the same directory that is renamed into place, so a reader never
+/// sees a half-written key, and private keys are created with mode 0600 from the first byte.
+enum FileSystem {
+    static func read(_ path: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw PKIError.cannotRead(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw PKIError.cannotRead(path: path, reason: "it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PKIError.cannotRead(path: path, reason: "permission denied or I/O error")
+        }
+        return [UInt8](data)
+    }
+
+    static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var template = Array(((directory.isEmpty ? "." : directory) + "/.mitmsim-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw PKIError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: String? = nil
+        if fchmod(descriptor, permissions) != 0 { failure = String(cString: strerror(errno)) }
+        var offset = 0
+        while failure == nil, offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 { failure = String(cString: strerror(errno)) } else { offset += written }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        close(descriptor)
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw PKIError.cannotWrite(path: path, reason: failure)
+        }
+    }
+}

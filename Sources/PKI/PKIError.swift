@@ -1,0 +1,42 @@
+/// Everything that can go wrong while reading, writing or building PKI material.
+///
+/// A rejected chain is *not* an error (that is a `TrustResult`); these are broken input and broken I/O.
+/// Each description is one line that names the file (or the spec) and says what to fix.
+public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
+    case cannotRead(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+    case empty(path: String)
+    case noCertificate(path: String)
+    case privateKeyInsteadOfCertificate(path: String)
+    case unexpectedPEMBlock(path: String, block: String, expected: String)
+    case malformedCertificate(path: String, index: Int, detail: String)
+    case malformedKey(path: String, detail: String)
+    case invalidSpec(label: String, field: String, reason: String)
+    case openSSL(operation: String, details: [String])
+
+    public var description: String {
+        switch self {
+        case .cannotRead(let path, let reason):
+            return "\(path): cannot be read (\(reason))"
+        case .cannotWrite(let path, let reason):
+            return "\(path): cannot be written (\(reason))"
+        case .empty(let path):
+            return "\(path): the file is empty; expected a PEM or DER certificate"
+        case .noCertificate(let path):
+            return "\(path): no certificate found; expected PEM (-----BEGIN CERTIFICATE-----) or DER"
+        case .privateKeyInsteadOfCertificate(let path):
+            return "\(path): holds a private key where a certificate belongs; pass the certificate file instead"
+        case .unexpectedPEMBlock(let path, let block, let expected):
+            return "\(path): holds a '\(block)' PEM block where \(expected) belongs"
+        case .malformedCertificate(let path, let index, let detail):
+            return "\(path): certificate \(index + 1) is not a valid X.509 certificate (\(detail))"
+        case .malformedKey(let path, let detail):
+            return "\(path): not a valid private key (\(detail)); expected PEM (-----BEGIN PRIVATE KEY-----)"
+        case .invalidSpec(let label, let field, let reason):
+            return "certificate '\(label)': \(field) \(reason)"
+        case .openSSL(let operation, let details):
+            let queue = details.isEmpty ? "" : ": " + details.joined(separator: "; ")
+            return "OpenSSL \(operation) failed\(queue)"
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import PKI
+
+extension PolicyEvaluation {
+    /// The verdict line: "TRUSTED (decided at chainTrust)" or "NOT TRUSTED: untrustedRoot (decided at chainTrust)".
+    public var verdict: String {
+        let decided = decidingStep.map { " (decided at \($0.check.rawValue))" } ?? ""
+        return (rejection.map { "NOT TRUSTED: \($0.code)" } ?? "TRUSTED") + decided
+    }
+
+    /// Verdict, every step, and the path: the text a learner reads.
+    public var text: String {
+        ([verdict] + steps.map { "  \($0)" } + ["path: \(path.pathDescription)"]).joined(separator: "\n")
+    }
+
+    /// `{"trusted", "steps": [{"check", "outcome", "detail"}], "path": [{"subject", "sha256"}], "reason"}`, keys sorted.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and booleans cannot fail.
+        return String(decoding: try! encoder.encode(JSONReport(self)), as: UTF8.self)
+    }
+}
+
+private struct JSONReport: Encodable {
+    struct Step: Encodable { let check: String, outcome: String, detail: String }
+    struct PathEntry: Encodable { let subject: String, sha256: String }
+
+    let trusted: Bool
+    let steps: [Step]
+    let path: [PathEntry]
+    let reason: String?
+
+    init(_ evaluation: PolicyEvaluation) {
+        trusted = evaluation.isTrusted
+        steps = evaluation.steps.map { Step(check: $0.check.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) }
+        path = evaluation.path.map { PathEntry(subject: $0.subject.description, sha256: $0.sha256Hex) }
+        reason = evaluation.rejection?.code
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(trusted, forKey: .trusted)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(path, forKey: .path)
+        try container.encode(reason, forKey: .reason)  // null, not absent, when trusted
+    }
+
+    enum CodingKeys: String, CodingKey { case trusted, steps, path, reason }
+}

@@ -1,0 +1,53 @@
+/// One branch that `SecurityPolicy.evaluate(serverTrust:forDomain:)` took, with its sentence.
+public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
+    /// The branches of `-[AFSecurityPolicy evaluateServerTrust:forDomain:]`; raw values are stable names.
+    public enum Check: String, Hashable, Sendable {
+        /// Step 1: allowInvalidCertificates + validatesDomainName + a domain, but nothing pinned → NO.
+        case domainGuard
+        /// Step 2: SecPolicyCreateSSL(true, domain) or SecPolicyCreateBasicX509().
+        case policySelection
+        /// Steps 3–4: the chain evaluated against the device trust store.
+        case chainTrust
+        /// Steps 3–4: allowInvalidCertificates = YES skips that evaluation.
+        case allowInvalidOverride
+        /// Step 5a–b: certificate mode makes the pinned certificates the only anchors and re-evaluates.
+        case pinnedAnchors
+        /// Step 5d: some certificate of the path is byte-equal to a pinned one.
+        case pinnedCertificateMatch
+        /// Step 5, public-key mode: some key of the path equals a pinned certificate's key.
+        case pinnedPublicKeyMatch
+    }
+
+    public enum Outcome: String, Hashable, Sendable {
+        /// The check held; evaluation went on, or ended with YES.
+        case passed
+        /// The check failed; evaluation ended with NO.
+        case failed
+        /// The branch exists but was not taken, and the sentence says why.
+        case skipped
+        /// Information that decides nothing by itself (which trust policy was chosen).
+        case note
+    }
+
+    public let check: Check
+    public let outcome: Outcome
+    /// One deterministic sentence that names certificates by label.
+    public let detail: String
+
+    public init(_ check: Check, _ outcome: Outcome, _ detail: String) {
+        self.check = check
+        self.outcome = outcome
+        self.detail = detail
+    }
+
+    /// "[FAIL] chainTrust: …", the line the text report and the console show.
+    public var description: String {
+        let tag = switch outcome {
+        case .passed: "pass"
+        case .failed: "FAIL"
+        case .skipped: "skip"
+        case .note: "note"
+        }
+        return "[\(tag)] \(check.rawValue): \(detail)"
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import PKI
+import Testing
+
+/// `mitmsim evaluate`, run as other tools will run it: the real binary, real files, exit statuses.
+struct EvaluateCommandTests {
+    let world = try! WorldOnDisk()
+
+    @Test func theRealChainForItsHostIsTrustedWithExitZero() throws {
+        let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--domain", "bank.test",
+                                          "--trust", world.path("bank-root.pem")] + world.at)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("TRUSTED (decided at chainTrust)\n"))
+        #expect(result.standardOutput.contains("path: 'bank.test' -> 'Bank Intermediate' -> 'Bank Root'"))
+        #expect(result.standardOutput.contains("SPKI pin " + world.leaf.certificate.publicKeyPin))
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test func aForgeryFromAnUntrustedCAIsRejectedWithExitOneAndTheJSONShape() throws {
+        let result = try CommandLine.run(["evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test",
+                                          "--trust", world.path("bank-root.pem"), "--format", "json"] + world.at)
+        #expect(result.status == 1)
+        let json = result.json
+        #expect(Set(json.keys) == ["trusted", "steps", "path", "reason"])
+        #expect(json["trusted"] as? Bool == false)
+        #expect(json["reason"] as? String == "untrustedRoot")
+        let steps = json["steps"] as? [[String: String]] ?? []
+        #expect(steps.map { $0["check"] } == ["domainGuard", "policySelection", "chainTrust"])
+        #expect(steps.map { $0["outcome"] } == ["passed", "note", "failed"])
+        #expect(steps.allSatisfy { Set($0.keys) == ["check", "outcome", "detail"] })
+        let path = json["path"] as? [[String: String]] ?? []
+        #expect(path.map { $0["subject"] } == ["CN=bank.test", "CN=Attacker CA"])
+        #expect(path.first?["sha256"] == world.forged.certificate.sha256Hex)
+    }
+
+    @Test func aTrustedResultHasANullReasonInJSON() throws {
+        let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--trust", world.path("bank-root.pem"), "--format", "json"] + world.at)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("\"reason\" : null"))
+    }
+
+    @Test func certificatePinningOfTheRealLeafRejectsAForgeryFromAnInstalledAttackerCA() throws {
+        let trusting = ["--trust", world.path("bank-root.pem"), "--trust", world.path("attacker-ca.pem")]
+        let unpinned = try CommandLine.run(["evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test"] + trusting + world.at)
+        #expect(unpinned.status == 0)
+
+        let pinned = try CommandLine.run(["evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test", "--pinning-mode", "certificate",
+                                          "--pin", world.path("bank-leaf.cer")] + trusting + world.at)
+        #expect(pinned.status == 1)
+        #expect(pinned.standardOutput.hasPrefix("NOT TRUSTED: untrustedRoot (decided at pinnedAnchors)"))
+    }
+
+    @Test func publicKeyPinningWithInvalidCertificatesAllowedAcceptsOnlyTheKey() throws {
+        let arguments = ["--domain", "bank.test", "--pinning-mode", "public-key", "--pin", world.path("bank-leaf.cer"),
+                         "--allow-invalid-certificates"] + world.at
+        #expect(try CommandLine.run(["evaluate", "--chain", world.path("chain.pem")] + arguments).status == 0)
+        #expect(try CommandLine.run(["evaluate", "--chain", world.path("forged.pem")] + arguments).status == 1)
+    }
+
+    @Test func theClockDecidesValidity() throws {
+        let early = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--trust", world.path("bank-root.pem"),
+                                         "--at", "2020-01-01T00:00:00Z"])
+        #expect(early.status == 1)
+        #expect(early.standardOutput.hasPrefix("NOT TRUSTED: notYetValid"))
+    }
+
+    @Test func withoutADomainTheHostIsNotChecked() throws {
+        let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--trust", world.path("bank-root.pem")] + world.at)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("the domain is nil, so the contradictory-settings rule does not apply"))
+    }
+
+    @Test func contradictorySettingsAreRefusedWithAFsOwnMessage() throws {
+        let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--domain", "bank.test", "--allow-invalid-certificates"] + world.at)
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("In order to validate a domain name for self signed certificates, you MUST use pinning."))
+    }
+}
+
+/// Every kind of bad input: exit 2, exactly one line on standard error naming the option and file, nothing on standard output.
+struct EvaluateBadInputTests {
+    let world = try! WorldOnDisk()
+
+    func expectRefused(_ arguments: [String], mentioning expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try CommandLine.run(["evaluate"] + arguments)
+        #expect(result.status == 2, sourceLocation: sourceLocation)
+        #expect(result.standardOutput.isEmpty, sourceLocation: sourceLocation)
+        #expect(result.standardError.hasSuffix("\n") && result.standardError.dropLast().split(separator: "\n").count == 1,
+                "\(result.standardError)", sourceLocation: sourceLocation)
+        #expect(result.standardError.contains(expected), "\(result.standardError)", sourceLocation: sourceLocation)
+    }
+
+    @Test func garbagePEMIsRefused() throws {
+        let file = try world.write(Array("-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----\n".utf8), to: "garbage.pem")
+        try expectRefused(["--chain", file], mentioning: "--chain \(file): certificate 1 is not a valid X.509 certificate")
+    }
+
+    @Test func anEmptyFileIsRefused() throws {
+        let file = try world.write([], to: "empty.pem")
+        try expectRefused(["--chain", world.path("chain.pem"), "--trust", file], mentioning: "--trust \(file): the file is empty")
+    }
+
+    @Test func aPrivateKeyWhereACertificateBelongsIsRefused() throws {
+        try expectRefused(["--chain", world.path("chain.pem"), "--pin", world.path("bank-leaf.key")],
+                          mentioning: "--pin \(world.path("bank-leaf.key")): holds a private key where a certificate belongs")
+    }
+
+    @Test(arguments: [1, 4, 100, 200, -1])
+    func aTruncatedDERCertificateIsRefused(cut: Int) throws {
+        let der = world.leaf.certificate.der
+        let file = try world.write(Array(der.prefix(cut > 0 ? cut : der.count + cut)), to: "cut-\(cut).cer")
+        try expectRefused(["--chain", world.path("chain.pem"), "--pin", file], mentioning: "--pin \(file): certificate 1 is not a valid X.509 certificate")
+    }
+
+    @Test func aMissingFileAndAMissingOptionAndAnUnknownModeAreRefused() throws {
+        try expectRefused(["--chain", world.path("nope.pem")], mentioning: "nope.pem: cannot be read (no such file)")
+        try expectRefused([], mentioning: "Missing expected argument '--chain <chain>'")
+        try expectRefused(["--chain", world.path("chain.pem"), "--pinning-mode", "pubkey"], mentioning: "'none', 'public-key' or 'certificate'")
+        try expectRefused(["--chain", world.path("chain.pem"), "--at", "tomorrow"], mentioning: "expected an ISO-8601 time")
+    }
+}
