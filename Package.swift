@@ -10,7 +10,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
     ],
     targets: [
-        // Only `PKI` (and later `Network`) may import OpenSSL; C types never leave those modules.
+        // Only `PKI` and `Network` may import OpenSSL; C types never leave those modules.
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
@@ -18,6 +18,7 @@ let package = Package(
         ),
         .target(name: "PKI", dependencies: ["COpenSSL"]),
         .target(name: "Policies", dependencies: ["PKI"]),
+        .target(name: "Network", dependencies: ["PKI", "COpenSSL"]),
         .executableTarget(
             name: "mitmsim",
             dependencies: [
@@ -28,6 +29,7 @@ let package = Package(
         ),
         .testTarget(name: "PKITests", dependencies: ["PKI"]),
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
+        .testTarget(name: "NetworkTests", dependencies: ["Network", "Policies", "PKI"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI"]),
     ]

@@ -2,8 +2,11 @@
 #define MITMSIM_COPENSSL_SHIM_H
 
 #include <openssl/bio.h>
+#include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/pkcs12.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
@@ -15,7 +18,21 @@
 
 static inline void COpenSSL_OPENSSL_free(void *p) { OPENSSL_free(p); }
 
+/* SSL_OP_* are built by SSL_OP_BIT(), which the importer cannot evaluate. */
+static inline uint64_t COpenSSL_SSL_OP_ENABLE_MIDDLEBOX_COMPAT(void) { return SSL_OP_ENABLE_MIDDLEBOX_COMPAT; }
+static inline uint64_t COpenSSL_SSL_OP_NO_TICKET(void) { return SSL_OP_NO_TICKET; }
+
+static inline int COpenSSL_SSL_get_ex_new_index(void) { return SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
+static inline int COpenSSL_SSL_CTX_get_ex_new_index(void) { return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
+
 static inline long COpenSSL_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
+
+static inline int COpenSSL_EVP_PKEY_KEYPAIR(void) { return EVP_PKEY_KEYPAIR; }
+
+/* OSSL_PARAM arrays keep pointers to their keys, so keys must be static C strings, never Swift temporaries. */
+static inline const char *COpenSSL_PARAM_GROUP_NAME(void) { return OSSL_PKEY_PARAM_GROUP_NAME; }
+static inline const char *COpenSSL_PARAM_PUB_KEY(void) { return OSSL_PKEY_PARAM_PUB_KEY; }
+static inline const char *COpenSSL_PARAM_PRIV_KEY(void) { return OSSL_PKEY_PARAM_PRIV_KEY; }
 
 static inline void COpenSSL_X509V3_set_ctx_nodb(X509V3_CTX *c) { X509V3_set_ctx_nodb(c); }
 

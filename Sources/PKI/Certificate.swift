@@ -7,7 +7,7 @@ internal import COpenSSL
 /// (`NSData` equality). The `label` is how traces name it and takes no part in equality.
 public final class Certificate: Hashable, CustomStringConvertible, @unchecked Sendable {
     // Immutable after init; OpenSSL only reads an X509 once its extension cache is filled (done in init).
-    let x509: OpaquePointer
+    package let x509: OpaquePointer
 
     public let label: String
     public let der: [UInt8]
@@ -26,7 +26,7 @@ public final class Certificate: Hashable, CustomStringConvertible, @unchecked Se
 
     /// Takes ownership of `x509` (freed in deinit, or here if reading it fails). Labels default to the CN,
     /// then the first SAN.
-    init(takingOwnership x509: OpaquePointer, label: String? = nil) throws {
+    package init(takingOwnership x509: OpaquePointer, label: String? = nil) throws {
         let der: [UInt8]
         let publicKeyInfo: [UInt8]
         do {
@@ -50,12 +50,18 @@ public final class Certificate: Hashable, CustomStringConvertible, @unchecked Se
     }
 
     /// Another handle on the same OpenSSL certificate (up-referenced), for certificates OpenSSL hands back.
-    convenience init(retaining x509: OpaquePointer, label: String? = nil) throws {
+    package convenience init(retaining x509: OpaquePointer, label: String? = nil) throws {
         X509_up_ref(x509)
         try self.init(takingOwnership: x509, label: label)
     }
 
     deinit { X509_free(x509) }
+
+    /// The same certificate under another label (how a run names what it sees on the wire).
+    public func relabeled(_ label: String) -> Certificate {
+        // Cannot fail: this certificate was already encoded and parsed once.
+        try! Certificate(retaining: x509, label: label)
+    }
 
     public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.der == rhs.der }
     public var description: String { "'\(label)'" }

@@ -28,18 +28,20 @@ public struct CertificateFactory: Sendable {
         return try Certificate(takingOwnership: build(x509, spec, key: key, issuer: issuer), label: spec.label)
     }
 
-    /// A leaf with the real certificate's names (CN, O, SAN DNS and IP), signed by `attacker`.
+    /// A leaf with the real certificate's names (CN, O, SAN DNS and IP), signed by `attacker`, or
+    /// self-signed when `attacker` is nil.
     ///
     /// Modelled on mitmproxy's `dummy_cert`: serverAuth, an authority key identifier but no subject key
     /// identifier, valid from two days before `now`, and one P-256 key reused for every forgery in the
     /// process (generating a key per host would only cost time; the key is not what the client checks).
-    public func forge(impersonating real: Certificate, signedBy attacker: Identity) throws -> Identity {
+    public func forge(impersonating real: Certificate, signedBy attacker: Identity?) throws -> Identity {
         let spec = CertificateSpec(
-            label: "forged \(real.label)",
+            label: (attacker == nil ? "self-signed " : "forged ") + real.label,
             subject: DistinguishedName(commonName: real.subject.commonName, organization: real.subject.organization),
             dnsNames: real.dnsNames, ipAddresses: real.ipAddresses,
             notBefore: now.addingTimeInterval(-2 * 86_400), notAfter: now.addingTimeInterval(199 * 86_400),
-            extendedKeyUsage: [.serverAuth], subjectKeyIdentifier: false)
+            // A self-signed forgery has no issuer key to identify, so it carries neither identifier.
+            extendedKeyUsage: [.serverAuth], subjectKeyIdentifier: false, authorityKeyIdentifier: attacker != nil)
         let key = try Self.forgingKey.get()
         return Identity(certificate: try issue(spec, key: key, signedBy: attacker), privateKey: key)
     }

@@ -1,9 +1,9 @@
 internal import COpenSSL
 
 /// Small helpers shared by every file that calls OpenSSL.
-enum OpenSSL {
+package enum OpenSSL {
     /// Drains this thread's OpenSSL error queue into readable lines (the queue is per thread).
-    static func drainErrors() -> [String] {
+    package static func drainErrors() -> [String] {
         var lines: [String] = []
         while case let code = ERR_get_error(), code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)
@@ -32,7 +32,7 @@ enum OpenSSL {
         return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
     }
 
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+    package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         _ = EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil)
@@ -67,7 +67,7 @@ enum OpenSSL {
 
 extension Array where Element == UInt8 {
     /// Lowercase hex without separators, the form used in JSON output.
-    var hexString: String { map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined() }
+    package var hexString: String { map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined() }
 }
 
 extension String {

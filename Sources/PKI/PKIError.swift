@@ -11,6 +11,8 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedPEMBlock(path: String, block: String, expected: String)
     case malformedCertificate(path: String, index: Int, detail: String)
     case malformedKey(path: String, detail: String)
+    case badPKCS12(path: String, detail: String)
+    case unsupportedKey(operation: String, key: String)
     case invalidSpec(label: String, field: String, reason: String)
     case openSSL(operation: String, details: [String])
 
@@ -32,6 +34,10 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): certificate \(index + 1) is not a valid X.509 certificate (\(detail))"
         case .malformedKey(let path, let detail):
             return "\(path): not a valid private key (\(detail)); expected PEM (-----BEGIN PRIVATE KEY-----)"
+        case .badPKCS12(let path, let detail):
+            return "\(path): not a PKCS#12 identity that this password opens (\(detail))"
+        case .unsupportedKey(let operation, let key):
+            return "\(operation) needs an EC key, not \(key)"
         case .invalidSpec(let label, let field, let reason):
             return "certificate '\(label)': \(field) \(reason)"
         case .openSSL(let operation, let details):

@@ -10,9 +10,9 @@ public enum KeyType: String, Hashable, Sendable, CaseIterable {
 /// A private key (OpenSSL `EVP_PKEY`), owned and freed by this object.
 public final class PrivateKey: @unchecked Sendable {
     // Immutable after init: OpenSSL keys are safe to share across threads for signing and reading.
-    let pkey: OpaquePointer
+    package let pkey: OpaquePointer
 
-    init(takingOwnership pkey: OpaquePointer) {
+    package init(takingOwnership pkey: OpaquePointer) {
         self.pkey = pkey
     }
 

@@ -1,0 +1,52 @@
+import PKI
+
+/// What the intercepting proxy does to a connection it receives.
+public enum Attack: Sendable {
+    /// Relays bytes untouched: the attacker learns the server name and sizes, and reads nothing.
+    case passthrough
+    /// Fetches the real certificate, forges a leaf with its names signed by `authority`, and
+    /// terminates TLS on both sides, reading everything.
+    case forge(authority: Identity)
+    /// As `forge`, but the forged leaf signs itself.
+    case selfSigned
+    /// Presents the real server's chain without its private key: the CertificateVerify signature fails.
+    case replayRealChain
+    /// Presents a leaf for the host from a CA the device trusts (a compromised or coerced CA).
+    case misissued(authority: Identity)
+    /// Presents the real chain with the real leaf's private key, which the attacker stole.
+    case stolenKey(PrivateKey)
+
+    /// Terminating attacks decrypt; passthrough does not.
+    var terminatesTLS: Bool {
+        if case .passthrough = self { return false }
+        return true
+    }
+
+    var plan: String {
+        switch self {
+        case .passthrough: "passing the connection through untouched"
+        case .forge(let authority): "fetching the real certificate to forge one signed by '\(authority.certificate.label)'"
+        case .selfSigned: "fetching the real certificate to forge a self-signed copy"
+        case .replayRealChain: "fetching the real chain to present it without its private key"
+        case .misissued(let authority): "presenting a certificate mis-issued by '\(authority.certificate.label)'"
+        case .stolenKey: "presenting the real chain with the stolen private key"
+        }
+    }
+}
+
+/// What the attacker learned from one intercepted connection.
+public struct InterceptedFlow: Sendable {
+    /// The host the client asked for (SNI or CONNECT).
+    public var host: String?
+    /// The chain the proxy presented to the client (labels), empty for passthrough.
+    public var presentedChain: [String] = []
+    /// True once the client completed its handshake with the proxy (it accepted what it was shown).
+    public var clientAccepted = false
+    public var plaintextFromClient: [UInt8] = []
+    public var plaintextFromOrigin: [UInt8] = []
+    /// Bytes carried without being able to read them (passthrough).
+    public var opaqueBytes: (fromClient: Int, fromOrigin: Int) = (0, 0)
+    public var upstreamFailure: String?
+
+    public var sawPlaintext: Bool { !plaintextFromClient.isEmpty || !plaintextFromOrigin.isEmpty }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import PKI
+
+/// The attacker: a proxy on 127.0.0.1 that the client is routed to (transparent, SNI tells the host)
+/// or configured to use (HTTP CONNECT); it tells the two apart by the first byte.
+public final class InterceptingProxy: @unchecked Sendable {
+    private let attack: Attack
+    private let routes: [String: UInt16]
+    private let log: EventLog
+    private let factory: CertificateFactory
+    private let downstream: TLSContext
+    private let upstream: TLSContext
+    private let forgeries = Locked<[String: Identity]>([:])
+    private let recorded = Locked<[InterceptedFlow]>([])
+    private var listener: Listener!
+
+    /// - Parameter routes: where each host really lives (a loopback port): the proxy's upstream.
+    public init(attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory,
+                keyLog: KeyLog? = nil, port: UInt16 = 0) throws {
+        self.attack = attack
+        self.routes = routes
+        self.log = log
+        self.factory = factory
+        downstream = try TLSContext(role: .server, keyLog: keyLog)
+        downstream.pauseAtClientHello()
+        upstream = try TLSContext(role: .client, keyLog: keyLog)
+        switch attack {
+        case .forge(let authority), .misissued(let authority): log.register([authority.certificate])
+        default: break
+        }
+        listener = try Listener(port: port) { [unowned self] socket in self.intercept(socket) }
+    }
+
+    public var port: UInt16 { listener.port }
+
+    /// Every connection handled so far.
+    public var flows: [InterceptedFlow] { recorded.withLock { $0 } }
+
+    public func stop() { listener.stop() }
+
+    // MARK: - One connection
+
+    private func intercept(_ socket: Socket) {
+        let stream = log.makeStream(.proxy)
+        var flow = InterceptedFlow()
+        defer { recorded.withLock { $0.append(flow) } }
+        do {
+            let connectHost = try Self.acceptConnect(socket)
+            if attack.terminatesTLS {
+                try terminate(socket, connectHost: connectHost, stream: stream, flow: &flow)
+            } else {
+                try passThrough(socket, connectHost: connectHost, stream: stream, flow: &flow)
+            }
+        } catch {
+            stream.record(.refused(reason: "\(error)"))
+        }
+    }
+
+    /// If the client speaks HTTP CONNECT, answers it and returns the host it asked for.
+    private static func acceptConnect(_ socket: Socket) throws -> String? {
+        var first = [UInt8](repeating: 0, count: 1)
+        guard recv(socket.descriptor, &first, 1, Int32(MSG_PEEK)) == 1, first[0] == UInt8(ascii: "C") else { return nil }
+        var head: [UInt8] = []
+        while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+            let byte = try socket.read(upTo: 1)
+            guard !byte.isEmpty, head.count < 8192 else { throw NetworkError.socket(operation: "CONNECT", reason: "incomplete request") }
+            head += byte
+        }
+        let target = String(decoding: head, as: UTF8.self).split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        try socket.write(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+        return String(target.split(separator: ":").first ?? "")
+    }
+
+    private func terminate(_ socket: Socket, connectHost: String?, stream: EventStream, flow: inout InterceptedFlow) throws {
+        let client = try TLSConnection(context: downstream, socket: socket, stream: stream, isConnector: false, peer: .client)
+        switch client.handshake() {
+        case .pausedAtClientHello: break
+        case .failed(TLSConnection.peerClosed): return stream.record(.peerVanished(during: "the ClientHello"))
+        case .failed(let reason): return stream.record(.handshakeFailed(reason: reason))
+        case .completed: preconditionFailure("the downstream handshake pauses for a certificate first")
+        }
+        let host = connectHost ?? client.requestedServerName ?? ""
+        flow.host = host
+        guard let port = routes[host] else { return stream.record(.refused(reason: "no route to '\(host)'")) }
+        stream.record(.intercepting(host: host, plan: attack.plan))
+
+        // Upstream first, as mitmproxy does, to learn the names the forgery must carry.
+        let server = try TLSConnection(
+            context: upstream, socket: Socket.connect(port: port), stream: stream, isConnector: true, serverName: host, peer: .origin)
+        defer { server.close() }
+        let upstreamResult = server.handshake()
+        let realChain = server.peerChain
+        guard !realChain.isEmpty else {
+            if case .failed(let reason) = upstreamResult { flow.upstreamFailure = reason }
+            return stream.record(.upstreamFailed(reason: flow.upstreamFailure ?? "the server sent no certificate"))
+        }
+        stream.record(.upstreamChain(realChain.map(\.label)))
+        if case .failed(let reason) = upstreamResult {
+            flow.upstreamFailure = reason
+            stream.record(.upstreamFailed(reason: reason))
+        }
+
+        let (chain, key, note) = try presentation(for: realChain)
+        log.register(chain)
+        flow.presentedChain = chain.map(\.label)
+        stream.record(.presenting(chain: flow.presentedChain, note: note))
+        try client.present(chain, key: key)
+        defer { client.close() }
+        if case .failed(let reason) = client.handshake() {
+            return stream.record(.handshakeFailed(reason: "the client refused what it was shown: \(reason)"))
+        }
+        flow.clientAccepted = true
+        let (version, cipher) = client.negotiated
+        stream.record(.handshakeCompleted(version: version, cipher: cipher))
+        guard flow.upstreamFailure == nil else {
+            // Nothing to forward to, but the client already trusts us: read what it sends, then hang up.
+            if let request = try? HTTPMessage.read(from: { try client.read() }) { tap(request.serialized, from: .client, stream: stream, flow: &flow) }
+            return
+        }
+        relay(client: client, server: server, stream: stream, flow: &flow)
+    }
+
+    /// The chain and key shown to the client, by attack.
+    private func presentation(for realChain: [Certificate]) throws -> (chain: [Certificate], key: PrivateKey, note: String) {
+        let real = realChain[0]
+        switch attack {
+        case .forge(let authority):
+            let forged = try forgery(of: real, signedBy: authority)
+            return ([forged.certificate, authority.certificate], forged.privateKey, "forged with the real names")
+        case .misissued(let authority):
+            let forged = try forgery(of: real, signedBy: authority)
+            return ([forged.certificate, authority.certificate], forged.privateKey, "issued by a CA the device trusts")
+        case .selfSigned:
+            let forged = try forgery(of: real, signedBy: nil)
+            return ([forged.certificate], forged.privateKey, "self-signed with the real names")
+        case .replayRealChain:
+            return (realChain, try PrivateKey.impostor(claiming: real), "the real chain, without the real private key")
+        case .stolenKey(let key):
+            return (realChain, key, "the real chain with the stolen private key")
+        case .passthrough:
+            preconditionFailure("passthrough does not present a chain")
+        }
+    }
+
+    /// Forgeries are cached by the names they copy and the signer, like mitmproxy's CertStore.
+    private func forgery(of real: Certificate, signedBy authority: Identity?) throws -> Identity {
+        let key = ([real.subject.description] + real.dnsNames + real.ipAddresses + [authority?.certificate.sha256Hex ?? "self"]).joined(separator: "|")
+        if let cached = forgeries.withLock({ $0[key] }) { return cached }
+        let forged = try factory.forge(impersonating: real, signedBy: authority)
+        forgeries.withLock { $0[key] = forged }
+        return forged
+    }
+
+    // MARK: - Relaying
+
+    /// Copies decrypted data both ways, reading every byte, until one side closes.
+    private func relay(client: TLSConnection, server: TLSConnection, stream: EventStream, flow: inout InterceptedFlow) {
+        let sides = [(client, server, NetworkEvent.Actor.client), (server, client, NetworkEvent.Actor.origin)]
+        while true {
+            let buffered = sides.indices.filter { sides[$0].0.hasBufferedData }
+            let ready = buffered.isEmpty ? Socket.waitReadable([client.socket, server.socket], timeout: Socket.defaultTimeout) : buffered
+            guard !ready.isEmpty else { return stream.record(.peerVanished(during: "the relay (timed out)")) }
+            for index in ready {
+                let (source, target, from) = sides[index]
+                let data: [UInt8]
+                do {
+                    data = try source.read()
+                } catch {
+                    return failed(source === server, "\(error)", stream: stream, flow: &flow)
+                }
+                if data.isEmpty { return }  // close_notify: the deferred closes pass it on
+                tap(data, from: from, stream: stream, flow: &flow)
+                do {
+                    try target.write(data, summary: Self.summary(of: data))
+                } catch {
+                    return failed(target === server, "\(error)", stream: stream, flow: &flow)
+                }
+            }
+        }
+    }
+
+    /// A side of the relay broke: the origin's side is an upstream failure, the client's a vanished peer.
+    private func failed(_ upstream: Bool, _ reason: String, stream: EventStream, flow: inout InterceptedFlow) {
+        if upstream {
+            flow.upstreamFailure = reason
+            stream.record(.upstreamFailed(reason: reason))
+        } else {
+            stream.record(.peerVanished(during: "the relay: \(reason)"))
+        }
+    }
+
+    private func tap(_ data: [UInt8], from: NetworkEvent.Actor, stream: EventStream, flow: inout InterceptedFlow) {
+        if from == .client { flow.plaintextFromClient += data } else { flow.plaintextFromOrigin += data }
+        stream.record(.plaintextRead(from: from, bytes: data.count, preview: Self.preview(of: data)))
+    }
+
+    /// Passthrough: forward the raw TLS stream both ways; only the ClientHello's SNI is readable.
+    private func passThrough(_ socket: Socket, connectHost: String?, stream: EventStream, flow: inout InterceptedFlow) throws {
+        var hello: [UInt8] = []
+        while HandshakeParser.recordLength(hello).map({ hello.count < $0 }) ?? true {
+            let chunk = try socket.read(upTo: 16_384)
+            guard !chunk.isEmpty else { return stream.record(.peerVanished(during: "the ClientHello")) }
+            hello += chunk
+        }
+        let host = connectHost ?? HandshakeParser.clientHello(record: hello)?.serverName ?? ""
+        flow.host = host
+        let downstreamID = log.connection(connector: socket.remotePort, acceptor: socket.localPort)
+        stream.require(Channel(connection: downstreamID, fromConnector: true, unit: .records), 1)
+        guard let port = routes[host] else { return stream.record(.refused(reason: "no route to '\(host)'")) }
+        stream.record(.intercepting(host: host, plan: attack.plan))
+
+        let server = try Socket.connect(port: port)
+        defer { server.close() }
+        log.alias(connector: server.localPort, acceptor: server.remotePort, as: downstreamID)
+        try server.write(hello)
+        var counts = (fromClient: hello.count, fromOrigin: 0)
+        var records = (fromClient: TLSRecordCounter(), fromOrigin: TLSRecordCounter())
+        records.fromClient.feed(hello)
+        relayRaw: while true {
+            let ready = Socket.waitReadable([socket, server], timeout: Socket.defaultTimeout)
+            guard !ready.isEmpty else { break }
+            for index in ready {
+                let (source, target) = index == 0 ? (socket, server) : (server, socket)
+                guard let data = try? source.read(upTo: 65_536), !data.isEmpty, (try? target.write(data)) != nil else { break relayRaw }
+                if index == 0 {
+                    counts.fromClient += data.count
+                    records.fromClient.feed(data)
+                } else {
+                    counts.fromOrigin += data.count
+                    records.fromOrigin.feed(data)
+                }
+            }
+        }
+        flow.opaqueBytes = counts
+        stream.recordFinal(.relayed(recordsFromClient: records.fromClient.count, recordsFromOrigin: records.fromOrigin.count))
+    }
+
+    // MARK: - Describing data
+
+    static func summary(of data: [UInt8]) -> String {
+        let line = String(decoding: data.prefix(200), as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+        return HTTPMessage(startLine: line).summary.hasPrefix("HTTP ") ? HTTPMessage(startLine: line).summary : "\(data.count) bytes"
+    }
+
+    /// The first line and, for small bodies, the body: where a password shows up.
+    static func preview(of data: [UInt8]) -> String {
+        let text = String(decoding: data, as: UTF8.self)
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        let first = parts[0].components(separatedBy: "\r\n")[0]
+        let body = parts.count > 1 ? parts[1...].joined(separator: "\r\n\r\n") : ""
+        return body.isEmpty || body.count > 160 ? first : "\(first) | \(body.trimmingCharacters(in: .whitespacesAndNewlines))"
+    }
+}

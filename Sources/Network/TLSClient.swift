@@ -1,0 +1,125 @@
+import Foundation
+import PKI
+
+/// The app's networking stack: connects, shows the chain to a judge, and sends its request if the
+/// judge accepts.
+///
+/// It knows no policy. The judge gets the chain as a `ServerTrust` (the device trust store as anchors,
+/// the host, the clock), just as NSURLSession hands a `SecTrustRef` to the app's delegate; a rejection
+/// aborts the handshake with a `bad_certificate` alert, as cancelling the challenge does.
+public final class TLSClient: @unchecked Sendable {
+    /// What the judge decided, in its own terms (`Verdict`), with a sentence for the transcript.
+    public struct Judgement<Verdict: Sendable>: Sendable {
+        public var accept: Bool
+        public var verdict: Verdict
+        public var summary: String
+
+        public init(accept: Bool, verdict: Verdict, summary: String) {
+            self.accept = accept
+            self.verdict = verdict
+            self.summary = summary
+        }
+    }
+
+    public struct Result<Verdict: Sendable>: Sendable {
+        /// Nil when the handshake failed before the chain was judged.
+        public var verdict: Verdict?
+        public var handshakeCompleted: Bool
+        public var response: HTTPMessage?
+        /// Why the exchange did not complete.
+        public var failure: String?
+    }
+
+    /// How the client reaches the server.
+    public enum Route: Sendable {
+        /// Straight to `port` (possibly the attacker's, if the network routes the host there).
+        case direct(port: UInt16)
+        /// Through an HTTP proxy at `port` with `CONNECT host:443`, as a configured system proxy.
+        case httpProxy(port: UInt16)
+    }
+
+    public let host: String
+    public let trustStore: [Certificate]
+    public let verifyDate: Date
+    private let context: TLSContext
+
+    /// - Parameter identity: a client certificate to present when the server asks (two-way TLS).
+    public init(host: String, trustStore: [Certificate], verifyDate: Date, identity: Identity? = nil,
+                versions: ClosedRange<TLSVersion> = .tls12 ... .tls13, keyLog: KeyLog? = nil) throws {
+        self.host = host
+        self.trustStore = trustStore
+        self.verifyDate = verifyDate
+        context = try TLSContext(role: .client, versions: versions, keyLog: keyLog)
+        context.judgeServerCertificates()
+        if let identity { try context.use(identity, chain: [identity.certificate]) }
+    }
+
+    /// One exchange: connect, handshake (with the judge), send `request`, read the response, close.
+    public func exchange<Verdict: Sendable>(
+        _ route: Route, request: HTTPMessage, log: EventLog, judge: @escaping (ServerTrust) -> Judgement<Verdict>
+    ) -> Result<Verdict> {
+        let stream = log.makeStream(.client)
+        var result = Result<Verdict>(verdict: nil, handshakeCompleted: false, response: nil, failure: nil)
+        let connection: TLSConnection
+        do {
+            let socket: Socket
+            switch route {
+            case .direct(let port):
+                socket = try Socket.connect(port: port)
+            case .httpProxy(let port):
+                socket = try Socket.connect(port: port)
+                try Self.tunnel(socket, to: host)
+            }
+            connection = try TLSConnection(context: context, socket: socket, stream: stream, isConnector: true, serverName: host)
+        } catch {
+            result.failure = "could not connect: \(error)"
+            stream.record(.handshakeFailed(reason: result.failure!))
+            return result
+        }
+        defer { connection.close() }
+
+        connection.judge = { [host, trustStore, verifyDate] chain in
+            let trust = ServerTrust(certificates: chain, anchors: trustStore, policy: .ssl(host: host), verifyDate: verifyDate)
+            let judgement = judge(trust)
+            result.verdict = judgement.verdict
+            stream.record(.judged(accepted: judgement.accept, chain: chain.map(\.label), summary: judgement.summary))
+            return judgement.accept
+        }
+        if case .failed(let reason) = connection.handshake() {
+            result.failure = reason
+            stream.record(.handshakeFailed(reason: reason))
+            return result
+        }
+        result.handshakeCompleted = true
+        let (version, cipher) = connection.negotiated
+        stream.record(.handshakeCompleted(version: version, cipher: cipher))
+        do {
+            try connection.write(request.serialized, summary: request.summary)
+            guard let response = try HTTPMessage.read(maximumBody: 256 << 20, from: { try connection.read() }) else {
+                result.failure = "the server closed the connection without a response"
+                stream.record(.peerVanished(during: "the response"))
+                return result
+            }
+            result.response = response
+            stream.record(.responseReceived(summary: response.summary))
+        } catch {
+            result.failure = "\(error)"
+            stream.record(.peerVanished(during: "the exchange: \(error)"))
+        }
+        return result
+    }
+
+    /// HTTP CONNECT: ask the proxy for a tunnel to `host`:443 and wait for its 200.
+    static func tunnel(_ socket: Socket, to host: String) throws {
+        try socket.write(Array("CONNECT \(host):443 HTTP/1.1\r\nHost: \(host):443\r\n\r\n".utf8))
+        var head: [UInt8] = []
+        while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+            let chunk = try socket.read(upTo: 1)  // byte by byte: the TLS stream starts right after
+            guard !chunk.isEmpty, head.count < 8192 else { throw NetworkError.socket(operation: "CONNECT", reason: "the proxy closed the connection") }
+            head += chunk
+        }
+        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 200") else {
+            throw NetworkError.socket(operation: "CONNECT", reason: "the proxy refused: \(String(decoding: head.prefix(60), as: UTF8.self))")
+        }
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import PKI
+internal import COpenSSL
+
+/// One end of a TLS connection (OpenSSL `SSL` over a loopback `Socket`), reporting into an `EventStream`.
+///
+/// OpenSSL's message callback reports every handshake message, alert and ChangeCipherSpec: the ones
+/// this end sends become events, the ones it receives are counted so the merged log keeps cause before
+/// effect. Application data is reported by `write(_:summary:)` and counted by `read()`.
+final class TLSConnection: @unchecked Sendable {
+    enum HandshakeResult: Equatable {
+        case completed
+        /// The proxy's ClientHello pause: choose a certificate, then call `handshake()` again.
+        case pausedAtClientHello
+        case failed(String)
+    }
+
+    let ssl: OpaquePointer
+    let socket: Socket
+    let stream: EventStream
+    private let isConnector: Bool
+    private let connection: Int
+
+    /// Client side: rules on the chain the server presented (leaf first).
+    var judge: (([Certificate]) -> Bool)?
+    /// Server side: set once `SSL_use_certificate` was called for this connection.
+    var hasServerCertificate = false
+
+    private(set) var receivedAlert: String?
+    private var sentAlert: (name: String, reason: String?)?
+    private var judgeRejected = false
+
+    static let index = COpenSSL_SSL_get_ex_new_index()
+
+    /// - Parameter peer: who is at the other end, when the caller knows (the proxy does; a client does not).
+    init(context: TLSContext, socket: Socket, stream: EventStream, isConnector: Bool, serverName: String? = nil,
+         peer: NetworkEvent.Actor? = nil) throws {
+        guard let ssl = SSL_new(context.context) else { throw NetworkError.tls(operation: "SSL_new", details: OpenSSL.drainErrors()) }
+        self.ssl = ssl
+        self.socket = socket
+        self.stream = stream
+        self.isConnector = isConnector
+        connection = isConnector
+            ? stream.eventLog.connection(connector: socket.localPort, acceptor: socket.remotePort)
+            : stream.eventLog.connection(connector: socket.remotePort, acceptor: socket.localPort)
+        if let peer {
+            for unit in [Channel.Unit.records, .bytes] { stream.eventLog.noteIntendedReceiver(peer, of: channel(outgoing: true, unit)) }
+        }
+        SSL_set_fd(ssl, socket.descriptor)
+        SSL_set_ex_data(ssl, Self.index, Unmanaged.passUnretained(self).toOpaque())
+        if let serverName {
+            _ = serverName.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
+        }
+        SSL_set_msg_callback(ssl) { writing, _, contentType, buffer, length, ssl, _ in
+            guard let ssl, let buffer, let connection = TLSConnection.from(ssl) else { return }
+            connection.observe(sent: writing == 1, contentType: contentType, bytes: Array(UnsafeRawBufferPointer(start: buffer, count: length)))
+        }
+    }
+
+    deinit { SSL_free(ssl) }
+
+    static func from(_ ssl: OpaquePointer) -> TLSConnection? {
+        SSL_get_ex_data(ssl, index).map { Unmanaged<TLSConnection>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    func channel(outgoing: Bool, _ unit: Channel.Unit) -> Channel {
+        Channel(connection: connection, fromConnector: outgoing == isConnector, unit: unit)
+    }
+
+    // MARK: - Handshake
+
+    func handshake() -> HandshakeResult {
+        ERR_clear_error()
+        let status = isConnector ? SSL_connect(ssl) : SSL_accept(ssl)
+        if status == 1 { return .completed }
+        let error = SSL_get_error(ssl, status)
+        if error == SSL_ERROR_WANT_CLIENT_HELLO_CB { return .pausedAtClientHello }
+        return .failed(failureReason(error))
+    }
+
+    /// "TLS 1.3", "TLS_AES_256_GCM_SHA384".
+    var negotiated: (version: String, cipher: String) {
+        let version = SSL_version(ssl) == TLS1_3_VERSION ? TLSVersion.tls13.rawValue : SSL_version(ssl) == TLS1_2_VERSION ? TLSVersion.tls12.rawValue : String(cString: SSL_get_version(ssl))
+        let cipher = SSL_get_current_cipher(ssl).map { String(cString: SSL_CIPHER_standard_name($0)) } ?? "?"
+        return (version, cipher)
+    }
+
+    /// The server name the client asked for (SNI), once its ClientHello has been read.
+    var requestedServerName: String? {
+        var data: UnsafePointer<UInt8>? = nil
+        var length = 0
+        guard SSL_client_hello_get0_ext(ssl, UInt32(TLSEXT_TYPE_server_name), &data, &length) == 1, let data else {
+            return SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name).map { String(cString: $0) }
+        }
+        // server_name_list: length(2), then entries of type(1), length(2), name.
+        let bytes = Array(UnsafeBufferPointer(start: data, count: length))
+        guard bytes.count > 5, bytes[2] == 0 else { return nil }
+        let nameLength = Int(bytes[3]) << 8 | Int(bytes[4])
+        return bytes.count >= 5 + nameLength ? String(decoding: bytes[5..<5 + nameLength], as: UTF8.self) : nil
+    }
+
+    /// Presents `chain` (leaf first) with `key` on this server-side connection.
+    func present(_ chain: [Certificate], key: PrivateKey) throws {
+        guard let leaf = chain.first, SSL_use_certificate(ssl, leaf.x509) == 1, SSL_use_PrivateKey(ssl, key.pkey) == 1 else {
+            throw NetworkError.tls(operation: "SSL_use_certificate", details: OpenSSL.drainErrors())
+        }
+        for certificate in chain.dropFirst() { SSL_ctrl(ssl, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.x509)) }
+        hasServerCertificate = true
+    }
+
+    /// The certificates the peer presented, leaf first, named by the run's labels.
+    var peerChain: [Certificate] {
+        guard let stack = SSL_get_peer_cert_chain(ssl) else { return [] }
+        return (0..<OPENSSL_sk_num(stack)).compactMap { index in
+            OPENSSL_sk_value(stack, index).flatMap { try? stream.eventLog.certificate(retaining: OpaquePointer($0)) }
+        }
+    }
+
+    /// Called from the verify callback with OpenSSL's store context; true accepts the chain.
+    func judgePresentedChain(_ store: OpaquePointer) -> Bool {
+        var chain: [Certificate] = []
+        if let stack = X509_STORE_CTX_get0_untrusted(store) {
+            chain = (0..<OPENSSL_sk_num(stack)).compactMap { index in
+                OPENSSL_sk_value(stack, index).flatMap { try? stream.eventLog.certificate(retaining: OpaquePointer($0)) }
+            }
+        }
+        if chain.isEmpty, let leaf = X509_STORE_CTX_get0_cert(store) { chain = [try? stream.eventLog.certificate(retaining: leaf)].compactMap { $0 } }
+        let accepted = !chain.isEmpty && (judge?(chain) ?? false)
+        judgeRejected = !accepted
+        return accepted
+    }
+
+    // MARK: - Data
+
+    /// Sends application data; `summary` says what it is ("HTTP request POST /login").
+    func write(_ bytes: [UInt8], summary: String) throws {
+        stream.record(.applicationData(bytes: bytes.count, summary: summary), sent: (channel(outgoing: true, .bytes), bytes.count))
+        ERR_clear_error()
+        let written = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32(bytes.count)) }
+        guard written == bytes.count else { throw NetworkError.tls(operation: "SSL_write", details: [failureReason(SSL_get_error(ssl, written))]) }
+    }
+
+    /// What is available (at most `count` bytes); empty when the peer closed with close_notify.
+    func read(upTo count: Int = 16_384) throws -> [UInt8] {
+        ERR_clear_error()
+        var buffer = [UInt8](repeating: 0, count: count)
+        let received = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32(count)) }
+        if received > 0 {
+            stream.noteReceived(channel(outgoing: false, .bytes), Int(received))
+            return Array(buffer.prefix(Int(received)))
+        }
+        let error = SSL_get_error(ssl, received)
+        if error == SSL_ERROR_ZERO_RETURN { return [] }
+        throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
+    }
+
+    /// Bytes OpenSSL has decrypted but not yet handed out (poll cannot see them).
+    var hasBufferedData: Bool { SSL_pending(ssl) > 0 }
+
+    /// Sends close_notify and closes the socket.
+    func close() {
+        if SSL_is_init_finished(ssl) == 1 { SSL_shutdown(ssl) }
+        socket.close()
+    }
+
+    // MARK: - What OpenSSL reports
+
+    private func observe(sent: Bool, contentType: Int32, bytes: [UInt8]) {
+        let records = channel(outgoing: sent, .records)
+        switch contentType {
+        case SSL3_RT_HANDSHAKE:
+            guard sent else { return stream.noteReceived(records, 1) }
+            let message = HandshakeParser.message(bytes, ssl: ssl, labels: stream.eventLog.label(for:))
+            stream.record(.handshake(message), sent: (records, 1))
+        case SSL3_RT_ALERT where bytes.count >= 2:
+            let name = Self.alertName(bytes[1])
+            guard sent else {
+                receivedAlert = name
+                return stream.noteReceived(records, 1)
+            }
+            let reason = name == "close_notify" ? nil : alertReason()
+            sentAlert = (name, reason)
+            stream.record(.alert(level: bytes[0] == 2 ? "fatal" : "warning", name: name, reason: reason), sent: (records, 1))
+        case SSL3_RT_CHANGE_CIPHER_SPEC:
+            guard sent else { return stream.noteReceived(records, 1) }
+            stream.record(.changeCipherSpec, sent: (records, 1))
+        default:
+            break
+        }
+    }
+
+    /// Why this end is sending a fatal alert: the judge, or the check OpenSSL failed.
+    private func alertReason() -> String? {
+        if judgeRejected { return "the client's judge rejected the presented chain" }
+        let code = ERR_peek_last_error()
+        guard code != 0, let text = ERR_reason_error_string(code) else { return nil }
+        return Self.explain(String(cString: text))
+    }
+
+    /// The failure reason for a peer that hung up; callers compare against it.
+    static let peerClosed = "the peer closed the connection"
+
+    private func failureReason(_ error: Int32) -> String {
+        if let receivedAlert { return "the peer sent alert \(receivedAlert)" }
+        if let sentAlert, sentAlert.name != "close_notify" {
+            // OpenSSL answers an unexpected end of stream with decode_error; the peer is gone either way.
+            if sentAlert.reason == Self.peerClosed { return Self.peerClosed }
+            return "sent alert \(sentAlert.name)" + (sentAlert.reason.map { ": \($0)" } ?? "")
+        }
+        switch error {
+        case SSL_ERROR_ZERO_RETURN:
+            return Self.peerClosed
+        case SSL_ERROR_SYSCALL:
+            let code = errno
+            return code == 0 || code == ECONNRESET || code == EPIPE ? Self.peerClosed : Socket.reason(code)
+        default:
+            let last = OpenSSL.drainErrors().last ?? ""
+            return Self.explain(last.split(separator: ":").last.map(String.init) ?? last)
+        }
+    }
+
+    /// OpenSSL's reason strings, in a learner's words where a lesson turns on them.
+    static func explain(_ reason: String) -> String {
+        switch reason {
+        case "bad signature":
+            "the CertificateVerify signature does not match the certificate's public key: the server does not hold that key"
+        case "peer did not return a certificate":
+            "the client sent no certificate, but this server requires one"
+        case "unexpected eof while reading":
+            peerClosed
+        case "certificate verify failed":
+            "the presented chain was rejected"
+        case "no shared cipher", "no suitable signature algorithm":
+            "no cipher or signature algorithm in common"
+        case "unsupported protocol", "wrong version number", "tlsv1 alert protocol version":
+            "no TLS version in common"
+        default:
+            reason
+        }
+    }
+
+    static func alertName(_ code: UInt8) -> String {
+        [0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac", 40: "handshake_failure", 42: "bad_certificate",
+         43: "unsupported_certificate", 44: "certificate_revoked", 45: "certificate_expired", 46: "certificate_unknown",
+         47: "illegal_parameter", 48: "unknown_ca", 49: "access_denied", 50: "decode_error", 51: "decrypt_error",
+         70: "protocol_version", 80: "internal_error", 90: "user_canceled", 109: "missing_extension", 112: "unrecognized_name",
+         116: "certificate_required", 120: "no_application_protocol"][code] ?? "alert \(code)"
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Network
+import PKI
+import Policies
+import Testing
+
+extension NetworkTests {
+    @Suite struct HygieneTests {
+        let world = NetworkWorld.shared
+
+        static func descriptors() -> Set<String> {
+            Set((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [])
+        }
+
+        static func workerThreads() -> Int {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.filter { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix("mitmsim-worker") == true }.count
+        }
+
+        /// Other suites may open files meanwhile; what matters is that nothing of ours stays open.
+        static func eventually(_ condition: () -> Bool) -> Bool {
+            for _ in 0..<100 {
+                if condition() { return true }
+                usleep(20_000)
+            }
+            return condition()
+        }
+
+        @Test func twoHundredExchangesLeaveNoDescriptorOrThreadBehind() throws {
+            let before = Self.descriptors()
+            #expect(Self.workerThreads() == 0)
+            let log = EventLog()
+            let origin = try OriginServer(world.origin, log: log)
+            let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
+            let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate, world.attackerCA.certificate], verifyDate: NetworkWorld.clock)
+            var completed = 0
+            for _ in 0..<200 {
+                let result = client.exchange(.direct(port: proxy.port), request: NetworkWorld.login, log: EventLog()) { _ in
+                    TLSClient.Judgement(accept: true, verdict: true, summary: "accepted")
+                }
+                if result.response != nil { completed += 1 }
+            }
+            proxy.stop()
+            origin.stop()
+
+            #expect(completed == 200)
+            #expect(Self.workerThreads() == 0)
+            #expect(Self.eventually { Self.descriptors().subtracting(before).isEmpty }, "left open: \(Self.descriptors().subtracting(before).sorted())")
+        }
+
+        @Test func aPeerThatVanishesMidHandshakeIsAnEventNotAHang() throws {
+            let log = EventLog()
+            let origin = try OriginServer(world.origin, log: log)
+            let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
+            for port in [origin.port, proxy.port] {
+                let socket = try RawClient(port: port)
+                try socket.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03])  // half a ClientHello
+                socket.close()
+            }
+            let vanished = { log.events.filter { if case .peerVanished = $0.kind { true } else { false } }.map(\.actor).sorted() }
+            #expect(Self.eventually { vanished() == [.proxy, .origin] }, "\(log.text)")
+            let started = Date()
+            proxy.stop()
+            origin.stop()
+            #expect(Date().timeIntervalSince(started) < 1)
+        }
+
+        @Test func theKeyLogLetsWiresharkDecryptBothVersions() throws {
+            let path = NSTemporaryDirectory() + "mitmsim-keylog-\(UUID().uuidString).txt"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let keyLog = try KeyLog(path: path)
+            for version in TLSVersion.allCases {
+                let log = EventLog()
+                var configuration = world.origin
+                configuration.versions = version ... version
+                let origin = try OriginServer(configuration, log: log, keyLog: keyLog)
+                let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate], verifyDate: NetworkWorld.clock)
+                _ = client.exchange(.direct(port: origin.port), request: NetworkWorld.login, log: log) { _ in .init(accept: true, verdict: true, summary: "ok") }
+                origin.stop()
+            }
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            #expect(lines.contains { $0.hasPrefix("CLIENT_HANDSHAKE_TRAFFIC_SECRET ") })
+            #expect(lines.contains { $0.hasPrefix("CLIENT_RANDOM ") })
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        }
+
+        @Test func theSameExchangeAlwaysReadsTheSame() throws {
+            for attack in [Attack.forge(authority: world.attackerCA), .passthrough, .replayRealChain] {
+                let first = try Exchange(attack: attack).log.text
+                for _ in 0..<15 {
+                    #expect(try Exchange(attack: attack).log.text == first)
+                }
+            }
+        }
+    }
+}
+
+/// A bare TCP client, for peers that misbehave.
+struct RawClient {
+    let descriptor: Int32
+
+    init(port: UInt16) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
+        let status = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard status == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        guard Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw POSIXError(.EPIPE) }
+    }
+
+    func close() { Glibc.close(descriptor) }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Network
+import PKI
+import Policies
+import Testing
+
+/// Network tests share one parent suite that runs its tests one at a time, so thread and descriptor
+/// counts taken in `HygieneTests` are not disturbed by another exchange.
+@Suite(.serialized) struct NetworkTests {}
+
+extension NetworkTests {
+    /// Real handshakes on 127.0.0.1 with AFSecurityPolicy as the client's judge.
+    @Suite struct InterceptionTests {
+        let world = NetworkWorld.shared
+
+        @Test func theDefaultPolicyRejectsAForgeryFromAnUntrustedCAAndNothingLeaks() throws {
+            let exchange = try Exchange(attack: .forge(authority: world.attackerCA))
+
+            #expect(!exchange.result.handshakeCompleted)
+            #expect(exchange.result.verdict?.rejection?.code == "untrustedRoot")
+            #expect(exchange.events.contains(NetworkEvent(.client, .alert(level: "fatal", name: "bad_certificate",
+                                                                         reason: "the client's judge rejected the presented chain"), to: .proxy)))
+            #expect(exchange.events.contains { $0.actor == .proxy && $0.kind == .handshake(.certificate(chain: ["forged bank.test", "Attacker CA"])) })
+            #expect(exchange.flows.first?.sawPlaintext == false)
+            #expect(exchange.originRequests.isEmpty)
+        }
+
+        @Test func withTheAttackerCAInstalledTheForgeryIsAcceptedAndTheAttackerReadsThePassword() throws {
+            let exchange = try Exchange(attack: .forge(authority: world.attackerCA), trusts: [world.attackerCA.certificate])
+
+            #expect(exchange.result.handshakeCompleted)
+            #expect(exchange.result.response?.startLine == "HTTP/1.1 200 OK")
+            #expect(exchange.flows.first?.plaintextFromClient.containsText("password=hunter2") == true)
+            #expect(exchange.flows.first?.plaintextFromOrigin.containsText("Session token") == true)
+            #expect(exchange.events.contains(NetworkEvent(.proxy, .plaintextRead(
+                from: .client, bytes: NetworkWorld.login.serialized.count, preview: "POST /login HTTP/1.1 | username=alice&password=hunter2"))))
+            #expect(exchange.events.contains(NetworkEvent(.client, .applicationData(
+                bytes: NetworkWorld.login.serialized.count, summary: "HTTP request POST /login"), to: .proxy)))
+            #expect(exchange.originRequests == ["POST /login"])
+        }
+
+        @Test(arguments: [(SSLPinningMode.certificate, TraceStep.Check.pinnedAnchors), (.publicKey, .pinnedPublicKeyMatch)])
+        func pinningTheRealLeafRejectsTheForgeryEvenWithTheAttackerCAInstalled(mode: SSLPinningMode, deciding: TraceStep.Check) throws {
+            let policy = SecurityPolicy.policy(withPinningMode: mode, pinnedCertificates: [world.leaf.certificate])
+            let exchange = try Exchange(policy: policy, attack: .forge(authority: world.attackerCA), trusts: [world.attackerCA.certificate])
+
+            #expect(!exchange.result.handshakeCompleted)
+            #expect(exchange.result.verdict?.decidingStep?.check == deciding)
+            #expect(exchange.flows.first?.sawPlaintext == false)
+            #expect(exchange.originRequests.isEmpty)
+        }
+
+        @Test func allowingInvalidCertificatesWithoutDomainValidationAcceptsASelfSignedForgery() throws {
+            let policy = SecurityPolicy(allowInvalidCertificates: true, validatesDomainName: false)
+            let exchange = try Exchange(policy: policy, attack: .selfSigned)
+
+            #expect(exchange.result.handshakeCompleted)
+            #expect(exchange.result.verdict?.decidingStep?.check == .allowInvalidOverride)
+            #expect(exchange.flows.first?.presentedChain == ["self-signed bank.test"])
+            #expect(exchange.flows.first?.plaintextFromClient.containsText("password=hunter2") == true)
+        }
+
+        @Test func passthroughLetsTheAttackerSeeOnlyTheServerNameAndSizes() throws {
+            let exchange = try Exchange(attack: .passthrough)
+
+            #expect(exchange.result.handshakeCompleted)
+            let flow = try #require(exchange.flows.first)
+            #expect(flow.host == "bank.test")
+            #expect(!flow.sawPlaintext)
+            #expect(flow.opaqueBytes.fromClient > NetworkWorld.login.serialized.count)
+            #expect(exchange.events.contains(NetworkEvent(.client, .applicationData(
+                bytes: NetworkWorld.login.serialized.count, summary: "HTTP request POST /login"), to: .origin)))
+            #expect(exchange.events.last?.kind == .relayed(recordsFromClient: 4, recordsFromOrigin: 6))
+            #expect(exchange.originRequests == ["POST /login"])
+        }
+
+        @Test func aReplayedRealChainFailsAtCertificateVerifyAndNothingLeaks() throws {
+            let exchange = try Exchange(attack: .replayRealChain)
+
+            #expect(!exchange.result.handshakeCompleted)
+            #expect(exchange.result.verdict?.isTrusted == true, "the chain itself is the real one")
+            #expect(exchange.events.contains { $0.actor == .client && $0.peer == .proxy && $0.kind.isAlert(named: "decrypt_error") })
+            #expect(exchange.result.failure?.contains("does not hold that key") == true)
+            #expect(exchange.flows.first?.sawPlaintext == false)
+            #expect(exchange.originRequests.isEmpty)
+        }
+
+        @Test func aStolenKeyDefeatsPinning() throws {
+            let policy = SecurityPolicy.policy(withPinningMode: .certificate, pinnedCertificates: [world.leaf.certificate])
+            let exchange = try Exchange(policy: policy, attack: .stolenKey(world.leaf.privateKey))
+
+            #expect(exchange.result.handshakeCompleted)
+            #expect(exchange.result.verdict?.decidingStep?.check == .pinnedCertificateMatch)
+            #expect(exchange.flows.first?.plaintextFromClient.containsText("password=hunter2") == true)
+        }
+
+        @Test func aMisissuedCertificateFromATrustedCAPassesWithoutPinningButNotWithALeafPin() throws {
+            let trusting = [world.trustedCA.certificate]
+            let unpinned = try Exchange(attack: .misissued(authority: world.trustedCA), trusts: trusting)
+            #expect(unpinned.result.handshakeCompleted)
+            #expect(unpinned.flows.first?.presentedChain == ["forged bank.test", "Public CA"])
+
+            let pinned = try Exchange(policy: .policy(withPinningMode: .publicKey, pinnedCertificates: [world.leaf.certificate]),
+                                      attack: .misissued(authority: world.trustedCA), trusts: trusting)
+            #expect(!pinned.result.handshakeCompleted)
+        }
+
+        @Test func throughHTTPConnectTheSameForgeryWorks() throws {
+            let exchange = try Exchange(attack: .forge(authority: world.attackerCA), trusts: [world.attackerCA.certificate], viaConnect: true)
+            #expect(exchange.result.handshakeCompleted)
+            #expect(exchange.flows.first?.host == "bank.test")
+            #expect(exchange.flows.first?.plaintextFromClient.containsText("password=hunter2") == true)
+        }
+    }
+}
+
+extension [UInt8] {
+    func containsText(_ text: String) -> Bool { firstRange(of: Array(text.utf8)) != nil }
+}
+
+extension NetworkEvent.Kind {
+    func isAlert(named expected: String) -> Bool {
+        if case .alert(_, let name, _) = self { return name == expected }
+        return false
+    }
+}

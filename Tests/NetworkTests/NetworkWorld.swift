@@ -1,0 +1,71 @@
+import Foundation
+import Network
+import PKI
+import Policies
+
+/// A bank, its CAs, an attacker and a client identity, for real exchanges on 127.0.0.1.
+struct NetworkWorld: Sendable {
+    static let shared = try! NetworkWorld()
+    static let clock = ISO8601DateFormatter().date(from: "2026-06-01T00:00:00Z")!
+
+    let factory = CertificateFactory(now: clock)
+    let root: Identity, intermediate: Identity, leaf: Identity
+    let attackerCA: Identity, trustedCA: Identity
+    let clientCA: Identity, clientIdentity: Identity
+
+    init() throws {
+        let start = Self.clock.addingTimeInterval(-30 * 86_400), end = Self.clock.addingTimeInterval(365 * 86_400)
+        func authority(_ name: String) -> CertificateSpec { .authority(label: name, commonName: name, notBefore: start, notAfter: end) }
+        root = try factory.makeIdentity(authority("Bank Root"))
+        intermediate = try factory.makeIdentity(
+            .authority(label: "Bank Intermediate", commonName: "Bank Intermediate", pathLength: 0, notBefore: start, notAfter: end), signedBy: root)
+        leaf = try factory.makeIdentity(
+            .serverLeaf(label: "bank.test", organization: "Example Bank", dnsNames: ["bank.test"], notBefore: start, notAfter: end), signedBy: intermediate)
+        attackerCA = try factory.makeIdentity(authority("Attacker CA"))
+        trustedCA = try factory.makeIdentity(authority("Public CA"))
+        clientCA = try factory.makeIdentity(authority("Bank Client CA"))
+        var clientSpec = CertificateSpec.serverLeaf(label: "app client", dnsNames: [], notBefore: start, notAfter: end)
+        clientSpec.subject = DistinguishedName(commonName: "Mobile App")
+        clientSpec.extendedKeyUsage = [.clientAuth]
+        clientIdentity = try factory.makeIdentity(clientSpec, signedBy: clientCA)
+    }
+
+    var origin: OriginServer.Configuration {
+        OriginServer.Configuration(host: "bank.test", identity: leaf, chain: [leaf.certificate, intermediate.certificate])
+    }
+
+    static let login = HTTPMessage.request("POST", "/login", host: "bank.test", body: Array("username=alice&password=hunter2".utf8),
+                                           contentType: "application/x-www-form-urlencoded")
+}
+
+/// One run: an origin, optionally a proxy in front of it, and a client judging with `policy`.
+struct Exchange {
+    let log: EventLog
+    let result: TLSClient.Result<PolicyEvaluation>
+    let flows: [InterceptedFlow]
+    let originRequests: [String]
+
+    var events: [NetworkEvent] { log.events }
+
+    init(policy: SecurityPolicy = .defaultPolicy, attack: Attack? = nil, trusts extra: [Certificate] = [],
+         origin configuration: OriginServer.Configuration = NetworkWorld.shared.origin, clientVersions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
+         clientIdentity: Identity? = nil, viaConnect: Bool = false, world: NetworkWorld = .shared) throws {
+        let log = EventLog()
+        self.log = log
+        let origin = try OriginServer(configuration, log: log)
+        defer { origin.stop() }
+        let proxy = try attack.map { try InterceptingProxy(attack: $0, routes: ["bank.test": origin.port], log: log, factory: world.factory) }
+        defer { proxy?.stop() }
+        let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate] + extra, verifyDate: NetworkWorld.clock,
+                                   identity: clientIdentity, versions: clientVersions)
+        let route: TLSClient.Route = proxy.map { viaConnect ? .httpProxy(port: $0.port) : .direct(port: $0.port) } ?? .direct(port: origin.port)
+        result = client.exchange(route, request: NetworkWorld.login, log: log) { trust in
+            let evaluation = policy.evaluate(serverTrust: trust, forDomain: "bank.test")
+            return .init(accept: evaluation.isTrusted, verdict: evaluation, summary: evaluation.verdict)
+        }
+        proxy?.stop()
+        origin.stop()
+        flows = proxy?.flows ?? []
+        originRequests = origin.requestsReceived
+    }
+}
