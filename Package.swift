@@ -24,6 +24,7 @@ let package = Package(
             dependencies: [
                 "PKI",
                 "Policies",
+                "Network",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

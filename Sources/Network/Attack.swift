@@ -42,11 +42,26 @@ public struct InterceptedFlow: Sendable {
     public var presentedChain: [String] = []
     /// True once the client completed its handshake with the proxy (it accepted what it was shown).
     public var clientAccepted = false
-    public var plaintextFromClient: [UInt8] = []
-    public var plaintextFromOrigin: [UInt8] = []
+    /// The first `keptPlaintext` bytes read in each direction (enough to show a login; a download is not kept).
+    public private(set) var plaintextFromClient: [UInt8] = []
+    public private(set) var plaintextFromOrigin: [UInt8] = []
+    /// Every plaintext byte read, kept or not.
+    public private(set) var plaintextBytes: (fromClient: Int, fromOrigin: Int) = (0, 0)
     /// Bytes carried without being able to read them (passthrough).
     public var opaqueBytes: (fromClient: Int, fromOrigin: Int) = (0, 0)
     public var upstreamFailure: String?
 
-    public var sawPlaintext: Bool { !plaintextFromClient.isEmpty || !plaintextFromOrigin.isEmpty }
+    public static let keptPlaintext = 64 << 10
+
+    public var sawPlaintext: Bool { plaintextBytes.fromClient + plaintextBytes.fromOrigin > 0 }
+
+    mutating func read(_ data: ArraySlice<UInt8>, from actor: NetworkEvent.Actor) {
+        if actor == .client {
+            plaintextBytes.fromClient += data.count
+            plaintextFromClient += data.prefix(Self.keptPlaintext - plaintextFromClient.count)
+        } else {
+            plaintextBytes.fromOrigin += data.count
+            plaintextFromOrigin += data.prefix(Self.keptPlaintext - plaintextFromOrigin.count)
+        }
+    }
 }

@@ -166,8 +166,7 @@ final class EventStream: @unchecked Sendable {
     }
 
     func noteReceived(_ channel: Channel, _ amount: Int) {
-        received[channel, default: 0] += amount
-        log.noteReceiver(actor, of: channel)
+        if received.updateValue((received[channel] ?? 0) + amount, forKey: channel) == nil { log.noteReceiver(actor, of: channel) }
     }
 
     /// Records a summary that belongs after every other event of the run (a passthrough tally).

@@ -114,7 +114,10 @@ public final class InterceptingProxy: @unchecked Sendable {
         stream.record(.handshakeCompleted(version: version, cipher: cipher))
         guard flow.upstreamFailure == nil else {
             // Nothing to forward to, but the client already trusts us: read what it sends, then hang up.
-            if let request = try? HTTPMessage.read(from: { try client.read() }) { tap(request.serialized, from: .client, stream: stream, flow: &flow) }
+            if let request = try? HTTPMessage.read(from: { try client.read() }) {
+                flow.read(request.serialized[...], from: .client)
+                stream.record(.plaintextRead(from: .client, bytes: request.serialized.count, preview: Self.describe(request.serialized[...]).preview))
+            }
             return
         }
         relay(client: client, server: server, stream: stream, flow: &flow)
@@ -154,24 +157,39 @@ public final class InterceptingProxy: @unchecked Sendable {
     // MARK: - Relaying
 
     /// Copies decrypted data both ways, reading every byte, until one side closes.
+    ///
+    /// Each HTTP message is reported once, when its first record arrives, with the length its header
+    /// announces; the records that complete it are forwarded without further events.
     private func relay(client: TLSConnection, server: TLSConnection, stream: EventStream, flow: inout InterceptedFlow) {
         let sides = [(client, server, NetworkEvent.Actor.client), (server, client, NetworkEvent.Actor.origin)]
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        var unannounced = [0, 0]  // bytes of the current message still to come, per direction
         while true {
             let buffered = sides.indices.filter { sides[$0].0.hasBufferedData }
             let ready = buffered.isEmpty ? Socket.waitReadable([client.socket, server.socket], timeout: Socket.defaultTimeout) : buffered
             guard !ready.isEmpty else { return stream.record(.peerVanished(during: "the relay (timed out)")) }
             for index in ready {
                 let (source, target, from) = sides[index]
-                let data: [UInt8]
+                let count: Int
                 do {
-                    data = try source.read()
+                    count = try source.read(into: &buffer)
                 } catch {
                     return failed(source === server, "\(error)", stream: stream, flow: &flow)
                 }
-                if data.isEmpty { return }  // close_notify: the deferred closes pass it on
-                tap(data, from: from, stream: stream, flow: &flow)
+                if count == 0 { return }  // close_notify: the deferred closes pass it on
+                let data = buffer[..<count]
+                flow.read(data, from: from)
+                var message: (summary: String, length: Int)? = nil
+                if unannounced[index] >= count {
+                    unannounced[index] -= count
+                } else {
+                    let description = Self.describe(data)
+                    message = (description.summary, description.length)
+                    unannounced[index] = max(0, description.length - count)
+                    stream.record(.plaintextRead(from: from, bytes: description.length, preview: description.preview))
+                }
                 do {
-                    try target.write(data, summary: Self.summary(of: data))
+                    try target.write(data, announcing: message)
                 } catch {
                     return failed(target === server, "\(error)", stream: stream, flow: &flow)
                 }
@@ -187,11 +205,6 @@ public final class InterceptingProxy: @unchecked Sendable {
         } else {
             stream.record(.peerVanished(during: "the relay: \(reason)"))
         }
-    }
-
-    private func tap(_ data: [UInt8], from: NetworkEvent.Actor, stream: EventStream, flow: inout InterceptedFlow) {
-        if from == .client { flow.plaintextFromClient += data } else { flow.plaintextFromOrigin += data }
-        stream.record(.plaintextRead(from: from, bytes: data.count, preview: Self.preview(of: data)))
     }
 
     /// Passthrough: forward the raw TLS stream both ways; only the ClientHello's SNI is readable.
@@ -237,17 +250,25 @@ public final class InterceptingProxy: @unchecked Sendable {
 
     // MARK: - Describing data
 
-    static func summary(of data: [UInt8]) -> String {
-        let line = String(decoding: data.prefix(200), as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
-        return HTTPMessage(startLine: line).summary.hasPrefix("HTTP ") ? HTTPMessage(startLine: line).summary : "\(data.count) bytes"
-    }
-
-    /// The first line and, for small bodies, the body: where a password shows up.
-    static func preview(of data: [UInt8]) -> String {
-        let text = String(decoding: data, as: UTF8.self)
-        let parts = text.components(separatedBy: "\r\n\r\n")
-        let first = parts[0].components(separatedBy: "\r\n")[0]
-        let body = parts.count > 1 ? parts[1...].joined(separator: "\r\n\r\n") : ""
-        return body.isEmpty || body.count > 160 ? first : "\(first) | \(body.trimmingCharacters(in: .whitespacesAndNewlines))"
+    /// What a relayed chunk starts ("HTTP request POST /login", or "16384 bytes"), how long the whole
+    /// message is (from its Content-Length), and what it shows an attacker: the start line and, for a
+    /// small message, the body, where a password sits. Only the first kilobyte is looked at.
+    static func describe(_ data: ArraySlice<UInt8>) -> (summary: String, length: Int, preview: String) {
+        let head = data.prefix(1024)
+        let lineBreak: [UInt8] = [13, 10]
+        if let end = head.prefix(200).firstRange(of: lineBreak), let headEnd = head.firstRange(of: lineBreak + lineBreak) {
+            let message = HTTPMessage(startLine: String(decoding: head[..<end.lowerBound], as: UTF8.self))
+            if message.summary.hasPrefix("HTTP ") {
+                let header = String(decoding: head[..<headEnd.lowerBound], as: UTF8.self).lowercased()
+                let declared = header.components(separatedBy: "\r\n").compactMap { line in
+                    line.hasPrefix("content-length:") ? Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) : nil
+                }.first ?? 0
+                let length = headEnd.upperBound - data.startIndex + declared
+                let body = length <= 1024 ? String(decoding: head[headEnd.upperBound...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                return (message.summary, length, body.isEmpty ? message.startLine : "\(message.startLine) | \(body)")
+            }
+        }
+        let printable = head.prefix(48).map { (32..<127).contains($0) ? Character(UnicodeScalar($0)) : "." }
+        return ("\(data.count) bytes", data.count, String(printable) + (data.count > 48 ? "..." : ""))
     }
 }

@@ -72,7 +72,7 @@ public final class OriginServer: @unchecked Sendable {
             let secret = BankApp.form(request.body)["password"].map { " with password '\($0)'" } ?? ""
             stream.record(.requestReceived(summary: "HTTP request \(line)\(secret)"))
             let response = app.respond(to: request)
-            try connection.write(response.serialized, summary: response.summary)
+            try connection.write(response.serialized[...], summary: response.summary)
             Self.linger(connection)
         } catch {
             stream.record(.peerVanished(during: "the request: \(error)"))

@@ -94,7 +94,7 @@ public final class TLSClient: @unchecked Sendable {
         let (version, cipher) = connection.negotiated
         stream.record(.handshakeCompleted(version: version, cipher: cipher))
         do {
-            try connection.write(request.serialized, summary: request.summary)
+            try connection.write(request.serialized[...], summary: request.summary)
             guard let response = try HTTPMessage.read(maximumBody: 256 << 20, from: { try connection.read() }) else {
                 result.failure = "the server closed the connection without a response"
                 stream.record(.peerVanished(during: "the response"))

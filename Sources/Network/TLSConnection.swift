@@ -29,6 +29,7 @@ final class TLSConnection: @unchecked Sendable {
     private(set) var receivedAlert: String?
     private var sentAlert: (name: String, reason: String?)?
     private var judgeRejected = false
+    private var readBuffer = [UInt8](repeating: 0, count: 16_384)
 
     static let index = COpenSSL_SSL_get_ex_new_index()
 
@@ -133,29 +134,43 @@ final class TLSConnection: @unchecked Sendable {
     // MARK: - Data
 
     /// Sends application data; `summary` says what it is ("HTTP request POST /login").
-    func write(_ bytes: [UInt8], summary: String) throws {
-        stream.record(.applicationData(bytes: bytes.count, summary: summary), sent: (channel(outgoing: true, .bytes), bytes.count))
+    func write(_ bytes: ArraySlice<UInt8>, summary: String) throws {
+        try write(bytes, announcing: (summary, bytes.count))
+    }
+
+    /// Sends application data. `message` announces what starts here and how long all of it is (one
+    /// event for a whole message the relay forwards record by record); nil continues the last one.
+    func write(_ bytes: ArraySlice<UInt8>, announcing message: (summary: String, length: Int)?) throws {
+        if let message {
+            stream.record(.applicationData(bytes: message.length, summary: message.summary), sent: (channel(outgoing: true, .bytes), message.length))
+        }
         ERR_clear_error()
-        let written = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32(bytes.count)) }
+        let written = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
         guard written == bytes.count else { throw NetworkError.tls(operation: "SSL_write", details: [failureReason(SSL_get_error(ssl, written))]) }
     }
 
-    /// What is available (at most `count` bytes); empty when the peer closed with close_notify.
-    func read(upTo count: Int = 16_384) throws -> [UInt8] {
+    /// What is available (at most one TLS record); empty when the peer closed with close_notify.
+    func read() throws -> [UInt8] {
+        let count = try read(into: &readBuffer)
+        return Array(readBuffer[..<count])
+    }
+
+    /// Reads at most one TLS record into `buffer` and returns its length; 0 when the peer closed with
+    /// close_notify. The relay uses this to forward without copying.
+    func read(into buffer: inout [UInt8]) throws -> Int {
         ERR_clear_error()
-        var buffer = [UInt8](repeating: 0, count: count)
-        let received = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32(count)) }
+        let received = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
         if received > 0 {
             stream.noteReceived(channel(outgoing: false, .bytes), Int(received))
-            return Array(buffer.prefix(Int(received)))
+            return Int(received)
         }
         let error = SSL_get_error(ssl, received)
-        if error == SSL_ERROR_ZERO_RETURN { return [] }
+        if error == SSL_ERROR_ZERO_RETURN { return 0 }
         throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
     }
 
-    /// Bytes OpenSSL has decrypted but not yet handed out (poll cannot see them).
-    var hasBufferedData: Bool { SSL_pending(ssl) > 0 }
+    /// Data OpenSSL holds, decrypted or not yet (with read-ahead), that poll() cannot see.
+    var hasBufferedData: Bool { SSL_has_pending(ssl) == 1 }
 
     /// Sends close_notify and closes the socket.
     func close() {

@@ -28,6 +28,9 @@ final class TLSContext: @unchecked Sendable {
         SSL_CTX_clear_options(context, COpenSSL_SSL_OP_ENABLE_MIDDLEBOX_COMPAT())
         SSL_CTX_set_options(context, COpenSSL_SSL_OP_NO_TICKET())
         SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_AUTO_RETRY), nil)
+        // Read ahead: one recv() can fetch several records instead of a header and a body per record.
+        SSL_CTX_ctrl(context, SSL_CTRL_SET_READ_AHEAD, 1, nil)
+        SSL_CTX_set_default_read_buffer_len(context, 64 << 10)
         if keyLog != nil {
             SSL_CTX_set_ex_data(context, TLSContext.index, Unmanaged.passUnretained(self).toOpaque())
             SSL_CTX_set_keylog_callback(context) { ssl, line in

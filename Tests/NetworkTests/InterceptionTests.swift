@@ -105,6 +105,29 @@ extension NetworkTests {
             #expect(!pinned.result.handshakeCompleted)
         }
 
+        @Test func aDownloadThroughTheProxyIsReadInFullAndReportedAsOneMessage() throws {
+            let log = EventLog()
+            let origin = try OriginServer(world.origin, log: log)
+            let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
+            let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate, world.attackerCA.certificate], verifyDate: NetworkWorld.clock)
+            let result = client.exchange(.direct(port: proxy.port), request: .request("GET", "/bytes/200000", host: "bank.test"), log: log) { _ in
+                .init(accept: true, verdict: true, summary: "accepted")
+            }
+            proxy.stop()
+            origin.stop()
+
+            #expect(result.response?.body.count == 200_000)
+            let flow = try #require(proxy.flows.first)
+            let responseLength = flow.plaintextBytes.fromOrigin
+            #expect(responseLength > 200_000)
+            #expect(flow.plaintextFromOrigin.count == InterceptedFlow.keptPlaintext)
+            let fromOrigin = log.events.filter { $0.actor == .proxy && $0.peer == .client }.compactMap { event -> Int? in
+                if case .applicationData(let bytes, "HTTP response 200 OK") = event.kind { return bytes }
+                return nil
+            }
+            #expect(fromOrigin == [responseLength])
+        }
+
         @Test func throughHTTPConnectTheSameForgeryWorks() throws {
             let exchange = try Exchange(attack: .forge(authority: world.attackerCA), trusts: [world.attackerCA.certificate], viaConnect: true)
             #expect(exchange.result.handshakeCompleted)
