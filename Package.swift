@@ -7,7 +7,8 @@ let package = Package(
         .executable(name: "mitmsim", targets: ["mitmsim"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         // Only `PKI` and `Network` may import OpenSSL; C types never leave those modules.
@@ -19,18 +20,21 @@ let package = Package(
         .target(name: "PKI", dependencies: ["COpenSSL"]),
         .target(name: "Policies", dependencies: ["PKI"]),
         .target(name: "Network", dependencies: ["PKI", "COpenSSL"]),
+        .target(name: "Simulation", dependencies: ["PKI", "Policies", "Network", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "mitmsim",
             dependencies: [
                 "PKI",
                 "Policies",
                 "Network",
+                "Simulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "PKITests", dependencies: ["PKI"]),
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
         .testTarget(name: "NetworkTests", dependencies: ["Network", "Policies", "PKI"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Network", "Policies", "PKI"], exclude: ["Golden"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI"]),
     ]

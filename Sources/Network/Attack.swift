@@ -15,6 +15,8 @@ public enum Attack: Sendable {
     case misissued(authority: Identity)
     /// Presents the real chain with the real leaf's private key, which the attacker stole.
     case stolenKey(PrivateKey)
+    /// Presents a chain the attacker holds the key for (a certificate for another host, an expired one).
+    case present(chain: [Certificate], key: PrivateKey, note: String)
 
     /// Terminating attacks decrypt; passthrough does not.
     var terminatesTLS: Bool {
@@ -30,6 +32,7 @@ public enum Attack: Sendable {
         case .replayRealChain: "fetching the real chain to present it without its private key"
         case .misissued(let authority): "presenting a certificate mis-issued by '\(authority.certificate.label)'"
         case .stolenKey: "presenting the real chain with the stolen private key"
+        case .present(let chain, _, let note): "presenting '\(chain.first?.label ?? "")', \(note)"
         }
     }
 }

@@ -26,6 +26,7 @@ public final class InterceptingProxy: @unchecked Sendable {
         upstream = try TLSContext(role: .client, keyLog: keyLog)
         switch attack {
         case .forge(let authority), .misissued(let authority): log.register([authority.certificate])
+        case .present(let chain, _, _): log.register(chain)
         default: break
         }
         listener = try Listener(port: port) { [unowned self] socket in self.intercept(socket) }
@@ -42,14 +43,14 @@ public final class InterceptingProxy: @unchecked Sendable {
 
     private func intercept(_ socket: Socket) {
         let stream = log.makeStream(.proxy)
-        var flow = InterceptedFlow()
-        defer { recorded.withLock { $0.append(flow) } }
+        // Published at once and updated as it goes: what the attacker read is visible the moment it is read.
+        let flow = FlowRecord(in: recorded)
         do {
             let connectHost = try Self.acceptConnect(socket)
             if attack.terminatesTLS {
-                try terminate(socket, connectHost: connectHost, stream: stream, flow: &flow)
+                try terminate(socket, connectHost: connectHost, stream: stream, flow: flow)
             } else {
-                try passThrough(socket, connectHost: connectHost, stream: stream, flow: &flow)
+                try passThrough(socket, connectHost: connectHost, stream: stream, flow: flow)
             }
         } catch {
             stream.record(.refused(reason: "\(error)"))
@@ -71,7 +72,7 @@ public final class InterceptingProxy: @unchecked Sendable {
         return String(target.split(separator: ":").first ?? "")
     }
 
-    private func terminate(_ socket: Socket, connectHost: String?, stream: EventStream, flow: inout InterceptedFlow) throws {
+    private func terminate(_ socket: Socket, connectHost: String?, stream: EventStream, flow: FlowRecord) throws {
         let client = try TLSConnection(context: downstream, socket: socket, stream: stream, isConnector: false, peer: .client)
         switch client.handshake() {
         case .pausedAtClientHello: break
@@ -80,7 +81,7 @@ public final class InterceptingProxy: @unchecked Sendable {
         case .completed: preconditionFailure("the downstream handshake pauses for a certificate first")
         }
         let host = connectHost ?? client.requestedServerName ?? ""
-        flow.host = host
+        flow.update { $0.host = host }
         guard let port = routes[host] else { return stream.record(.refused(reason: "no route to '\(host)'")) }
         stream.record(.intercepting(host: host, plan: attack.plan))
 
@@ -91,36 +92,42 @@ public final class InterceptingProxy: @unchecked Sendable {
         let upstreamResult = server.handshake()
         let realChain = server.peerChain
         guard !realChain.isEmpty else {
-            if case .failed(let reason) = upstreamResult { flow.upstreamFailure = reason }
-            return stream.record(.upstreamFailed(reason: flow.upstreamFailure ?? "the server sent no certificate"))
+            let reason = if case .failed(let reason) = upstreamResult { reason } else { "the server sent no certificate" }
+            flow.update { $0.upstreamFailure = reason }
+            return stream.record(.upstreamFailed(reason: reason))
         }
         stream.record(.upstreamChain(realChain.map(\.label)))
-        if case .failed(let reason) = upstreamResult {
-            flow.upstreamFailure = reason
-            stream.record(.upstreamFailed(reason: reason))
+        var upstreamFailure: String? = if case .failed(let reason) = upstreamResult { reason } else { nil }
+        if upstreamFailure == nil, server.certificateRequested {
+            // The server wants a client certificate the proxy does not have: hear its verdict before going on.
+            upstreamFailure = server.awaitRefusal(timeout: 1)
+        }
+        if let upstreamFailure {
+            flow.update { $0.upstreamFailure = upstreamFailure }
+            stream.record(.upstreamFailed(reason: upstreamFailure))
         }
 
         let (chain, key, note) = try presentation(for: realChain)
         log.register(chain)
-        flow.presentedChain = chain.map(\.label)
-        stream.record(.presenting(chain: flow.presentedChain, note: note))
+        flow.update { $0.presentedChain = chain.map(\.label) }
+        stream.record(.presenting(chain: chain.map(\.label), note: note))
         try client.present(chain, key: key)
         defer { client.close() }
         if case .failed(let reason) = client.handshake() {
             return stream.record(.handshakeFailed(reason: "the client refused what it was shown: \(reason)"))
         }
-        flow.clientAccepted = true
+        flow.update { $0.clientAccepted = true }
         let (version, cipher) = client.negotiated
         stream.record(.handshakeCompleted(version: version, cipher: cipher))
-        guard flow.upstreamFailure == nil else {
+        guard upstreamFailure == nil else {
             // Nothing to forward to, but the client already trusts us: read what it sends, then hang up.
             if let request = try? HTTPMessage.read(from: { try client.read() }) {
-                flow.read(request.serialized[...], from: .client)
+                flow.update { $0.read(request.serialized[...], from: .client) }
                 stream.record(.plaintextRead(from: .client, bytes: request.serialized.count, preview: Self.describe(request.serialized[...]).preview))
             }
             return
         }
-        relay(client: client, server: server, stream: stream, flow: &flow)
+        relay(client: client, server: server, stream: stream, flow: flow)
     }
 
     /// The chain and key shown to the client, by attack.
@@ -140,6 +147,8 @@ public final class InterceptingProxy: @unchecked Sendable {
             return (realChain, try PrivateKey.impostor(claiming: real), "the real chain, without the real private key")
         case .stolenKey(let key):
             return (realChain, key, "the real chain with the stolen private key")
+        case .present(let chain, let key, let note):
+            return (chain, key, note)
         case .passthrough:
             preconditionFailure("passthrough does not present a chain")
         }
@@ -160,7 +169,7 @@ public final class InterceptingProxy: @unchecked Sendable {
     ///
     /// Each HTTP message is reported once, when its first record arrives, with the length its header
     /// announces; the records that complete it are forwarded without further events.
-    private func relay(client: TLSConnection, server: TLSConnection, stream: EventStream, flow: inout InterceptedFlow) {
+    private func relay(client: TLSConnection, server: TLSConnection, stream: EventStream, flow: FlowRecord) {
         let sides = [(client, server, NetworkEvent.Actor.client), (server, client, NetworkEvent.Actor.origin)]
         var buffer = [UInt8](repeating: 0, count: 16_384)
         var unannounced = [0, 0]  // bytes of the current message still to come, per direction
@@ -174,11 +183,11 @@ public final class InterceptingProxy: @unchecked Sendable {
                 do {
                     count = try source.read(into: &buffer)
                 } catch {
-                    return failed(source === server, "\(error)", stream: stream, flow: &flow)
+                    return failed(source === server, "\(error)", stream: stream, flow: flow)
                 }
                 if count == 0 { return }  // close_notify: the deferred closes pass it on
                 let data = buffer[..<count]
-                flow.read(data, from: from)
+                flow.update { $0.read(data, from: from) }
                 var message: (summary: String, length: Int)? = nil
                 if unannounced[index] >= count {
                     unannounced[index] -= count
@@ -191,16 +200,16 @@ public final class InterceptingProxy: @unchecked Sendable {
                 do {
                     try target.write(data, announcing: message)
                 } catch {
-                    return failed(target === server, "\(error)", stream: stream, flow: &flow)
+                    return failed(target === server, "\(error)", stream: stream, flow: flow)
                 }
             }
         }
     }
 
     /// A side of the relay broke: the origin's side is an upstream failure, the client's a vanished peer.
-    private func failed(_ upstream: Bool, _ reason: String, stream: EventStream, flow: inout InterceptedFlow) {
+    private func failed(_ upstream: Bool, _ reason: String, stream: EventStream, flow: FlowRecord) {
         if upstream {
-            flow.upstreamFailure = reason
+            flow.update { $0.upstreamFailure = reason }
             stream.record(.upstreamFailed(reason: reason))
         } else {
             stream.record(.peerVanished(during: "the relay: \(reason)"))
@@ -208,7 +217,7 @@ public final class InterceptingProxy: @unchecked Sendable {
     }
 
     /// Passthrough: forward the raw TLS stream both ways; only the ClientHello's SNI is readable.
-    private func passThrough(_ socket: Socket, connectHost: String?, stream: EventStream, flow: inout InterceptedFlow) throws {
+    private func passThrough(_ socket: Socket, connectHost: String?, stream: EventStream, flow: FlowRecord) throws {
         var hello: [UInt8] = []
         while HandshakeParser.recordLength(hello).map({ hello.count < $0 }) ?? true {
             let chunk = try socket.read(upTo: 16_384)
@@ -216,7 +225,7 @@ public final class InterceptingProxy: @unchecked Sendable {
             hello += chunk
         }
         let host = connectHost ?? HandshakeParser.clientHello(record: hello)?.serverName ?? ""
-        flow.host = host
+        flow.update { $0.host = host }
         let downstreamID = log.connection(connector: socket.remotePort, acceptor: socket.localPort)
         stream.require(Channel(connection: downstreamID, fromConnector: true, unit: .records), 1)
         guard let port = routes[host] else { return stream.record(.refused(reason: "no route to '\(host)'")) }
@@ -244,8 +253,26 @@ public final class InterceptingProxy: @unchecked Sendable {
                 }
             }
         }
-        flow.opaqueBytes = counts
+        flow.update { $0.opaqueBytes = counts }
         stream.recordFinal(.relayed(recordsFromClient: records.fromClient.count, recordsFromOrigin: records.fromOrigin.count))
+    }
+
+    /// One connection's entry in `flows`, updated in place under the lock.
+    private struct FlowRecord {
+        let store: Locked<[InterceptedFlow]>
+        let index: Int
+
+        init(in store: Locked<[InterceptedFlow]>) {
+            self.store = store
+            index = store.withLock { flows in
+                flows.append(InterceptedFlow())
+                return flows.count - 1
+            }
+        }
+
+        var current: InterceptedFlow { store.withLock { $0[index] } }
+
+        func update(_ change: (inout InterceptedFlow) -> Void) { store.withLock { change(&$0[index]) } }
     }
 
     // MARK: - Describing data

@@ -19,7 +19,11 @@ final class TLSConnection: @unchecked Sendable {
     let socket: Socket
     let stream: EventStream
     private let isConnector: Bool
-    private let connection: Int
+    /// Resolved at first use, not at accept: a passthrough proxy registers the connection it relays
+    /// only after connecting, and before it forwards the first byte.
+    private lazy var connection: Int = isConnector
+        ? stream.eventLog.connection(connector: socket.localPort, acceptor: socket.remotePort)
+        : stream.eventLog.connection(connector: socket.remotePort, acceptor: socket.localPort)
 
     /// Client side: rules on the chain the server presented (leaf first).
     var judge: (([Certificate]) -> Bool)?
@@ -27,6 +31,8 @@ final class TLSConnection: @unchecked Sendable {
     var hasServerCertificate = false
 
     private(set) var receivedAlert: String?
+    /// The peer asked this end for a certificate (a CertificateRequest arrived).
+    private(set) var certificateRequested = false
     private var sentAlert: (name: String, reason: String?)?
     private var judgeRejected = false
     private var readBuffer = [UInt8](repeating: 0, count: 16_384)
@@ -41,9 +47,6 @@ final class TLSConnection: @unchecked Sendable {
         self.socket = socket
         self.stream = stream
         self.isConnector = isConnector
-        connection = isConnector
-            ? stream.eventLog.connection(connector: socket.localPort, acceptor: socket.remotePort)
-            : stream.eventLog.connection(connector: socket.remotePort, acceptor: socket.localPort)
         if let peer {
             for unit in [Channel.Unit.records, .bytes] { stream.eventLog.noteIntendedReceiver(peer, of: channel(outgoing: true, unit)) }
         }
@@ -169,12 +172,28 @@ final class TLSConnection: @unchecked Sendable {
         throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
     }
 
+    /// Waits up to `timeout` for the server's verdict on a client certificate it asked for.
+    ///
+    /// A TLS 1.3 server checks the client's certificate only after the client's handshake is done, so a
+    /// refusal (an alert) arrives later; nil means no refusal came.
+    func awaitRefusal(timeout: TimeInterval) -> String? {
+        guard hasBufferedData || !Socket.waitReadable([socket], timeout: timeout).isEmpty else { return nil }
+        do {
+            return try read().isEmpty ? Self.peerClosed : nil
+        } catch {
+            return receivedAlert.map { "the peer sent alert \($0)" } ?? "\(error)"
+        }
+    }
+
     /// Data OpenSSL holds, decrypted or not yet (with read-ahead), that poll() cannot see.
     var hasBufferedData: Bool { SSL_has_pending(ssl) == 1 }
 
-    /// Sends close_notify and closes the socket.
+    /// Sends close_notify (unless the peer already said goodbye) and closes the socket.
+    ///
+    /// A peer that sent close_notify may have closed its socket already; OpenSSL reports an alert only
+    /// once it is written, so answering would make the transcript depend on timing, and tells nobody anything.
     func close() {
-        if SSL_is_init_finished(ssl) == 1 { SSL_shutdown(ssl) }
+        if SSL_is_init_finished(ssl) == 1, receivedAlert != "close_notify" { SSL_shutdown(ssl) }
         socket.close()
     }
 
@@ -184,7 +203,10 @@ final class TLSConnection: @unchecked Sendable {
         let records = channel(outgoing: sent, .records)
         switch contentType {
         case SSL3_RT_HANDSHAKE:
-            guard sent else { return stream.noteReceived(records, 1) }
+            guard sent else {
+                if bytes.first == 13 { certificateRequested = true }
+                return stream.noteReceived(records, 1)
+            }
             let message = HandshakeParser.message(bytes, ssl: ssl, labels: stream.eventLog.label(for:))
             stream.record(.handshake(message), sent: (records, 1))
         case SSL3_RT_ALERT where bytes.count >= 2:

@@ -8,3 +8,10 @@ public struct Identity: Sendable {
         self.privateKey = privateKey
     }
 }
+
+extension Identity {
+    /// The same identity with its certificate under another label.
+    public func relabeled(_ label: String) -> Identity {
+        Identity(certificate: certificate.relabeled(label), privateKey: privateKey)
+    }
+}

@@ -1,7 +1,7 @@
 /// One branch that `SecurityPolicy.evaluate(serverTrust:forDomain:)` took, with its sentence.
 public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
     /// The branches of `-[AFSecurityPolicy evaluateServerTrust:forDomain:]`; raw values are stable names.
-    public enum Check: String, Hashable, Sendable {
+    public enum Check: String, Hashable, Sendable, CaseIterable {
         /// Step 1: allowInvalidCertificates + validatesDomainName + a domain, but nothing pinned → NO.
         case domainGuard
         /// Step 2: SecPolicyCreateSSL(true, domain) or SecPolicyCreateBasicX509().

@@ -7,7 +7,7 @@ struct MitmSim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mitmsim",
         abstract: "A man-in-the-middle simulator for teaching TLS trust, with AFNetworking's AFSecurityPolicy as the client.",
-        subcommands: [Evaluate.self, Bench.self])
+        subcommands: [List.self, Run.self, MatrixCommand.self, Evaluate.self, PKICommand.self, Bench.self])
 
     /// Exit statuses are part of the interface: 0 trusted / all good, 1 not trusted, 2 bad input.
     /// ArgumentParser would use 64 for usage errors; every kind of bad input exits 2 here, in one line.

@@ -1,0 +1,116 @@
+import Foundation
+import Network
+import Policies
+
+extension RunReport {
+    /// The lesson view: the lesson, every event, every policy step, the verdict and the expectations.
+    public var text: String {
+        var lines = ["\(scenario.id): \(scenario.title)", "group: \(scenario.group)", "", scenario.lesson.trimmingCharacters(in: .whitespacesAndNewlines), ""]
+        lines.append("Network, in order (each party reports what it sent):")
+        lines += events.map { "  \($0)" }
+        lines.append("")
+        lines.append("AFSecurityPolicy: \(policyDescription)")
+        lines += evaluation.map { $0.steps.map { "  \($0)" } } ?? ["  (the client never saw a chain to judge)"]
+        lines.append("")
+        lines.append("Verdict: \(verdict). " + outcome.joined(separator: " "))
+        lines.append(expectationLine)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var expectationLine: String {
+        let failed = checks.filter { !$0.met }
+        guard !failed.isEmpty else { return "Expectations: all \(checks.count) met." }
+        return "Expectations NOT met: " + failed.map { "\($0.name) expected \($0.expected), got \($0.actual)" }.joined(separator: "; ") + "."
+    }
+
+    /// A handout: the lesson, a table of what crossed the wire, the decision, the verdict.
+    public var markdown: String {
+        var lines = ["# \(scenario.title)", "", "*\(scenario.group)* · `\(scenario.id)`", "", scenario.lesson.trimmingCharacters(in: .whitespacesAndNewlines), ""]
+        lines += ["## What crossed the wire", "", "| # | from | to | what |", "|---|---|---|---|"]
+        for (index, event) in events.enumerated() {
+            lines.append("| \(index + 1) | \(event.actor.rawValue) | \(event.peer?.rawValue ?? "") | \(event.text.replacingOccurrences(of: "|", with: "\\|")) |")
+        }
+        lines += ["", "## How the app decided", "", "AFSecurityPolicy with \(policyDescription).", ""]
+        lines += evaluation.map { $0.steps.enumerated().map { "\($0.offset + 1). **\($0.element.outcome.rawValue)** `\($0.element.check.rawValue)`: \($0.element.detail)" } }
+            ?? ["The client never saw a chain to judge."]
+        lines += ["", "## Verdict", "", "**\(verdict)**. " + outcome.joined(separator: " "), ""]
+        return lines.joined(separator: "\n")
+    }
+
+    /// `{"scenario", "title", "trusted", "decidingCheck", "attackerSawPlaintext", "serverReceivedRequest", "expectationsMet", "steps", "events", …}`.
+    var json: JSONRun { JSONRun(self) }
+
+    public static func json(_ reports: [RunReport]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        if reports.count == 1 {
+            data = try! encoder.encode(reports[0].json)  // strings and booleans only: cannot fail
+        } else {
+            let passed = reports.filter(\.expectationsMet).count
+            data = try! encoder.encode(JSONBatch(results: reports.map(\.json), passed: passed, failed: reports.count - passed))
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+struct JSONBatch: Encodable {
+    let results: [JSONRun]
+    let passed: Int
+    let failed: Int
+}
+
+struct JSONRun: Encodable {
+    struct Step: Encodable { let check: String, outcome: String, detail: String }
+    struct Event: Encodable { let actor: String, to: String?, text: String }
+    struct Failed: Encodable { let name: String, expected: String, actual: String }
+
+    let scenario: String
+    let title: String
+    let trusted: Bool
+    let decidingCheck: String?
+    let attackerSawPlaintext: Bool
+    let attackerReadSecret: Bool
+    let serverReceivedRequest: Bool
+    let handshakeCompleted: Bool
+    let expectationsMet: Bool
+    let unmetExpectations: [Failed]
+    let steps: [Step]
+    let events: [Event]
+
+    init(_ report: RunReport) {
+        scenario = report.scenario.id
+        title = report.scenario.title
+        trusted = report.trusted
+        decidingCheck = report.decidingCheck?.rawValue
+        attackerSawPlaintext = report.attackerView.sawPlaintext
+        attackerReadSecret = report.attackerView.readSecret
+        serverReceivedRequest = report.serverReceivedRequest
+        handshakeCompleted = report.handshakeCompleted
+        expectationsMet = report.expectationsMet
+        unmetExpectations = report.checks.filter { !$0.met }.map { Failed(name: $0.name, expected: $0.expected, actual: $0.actual) }
+        steps = report.evaluation?.steps.map { Step(check: $0.check.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) } ?? []
+        events = report.events.map { Event(actor: $0.actor.rawValue, to: $0.peer?.rawValue, text: $0.text) }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scenario, forKey: .scenario)
+        try container.encode(title, forKey: .title)
+        try container.encode(trusted, forKey: .trusted)
+        try container.encode(decidingCheck, forKey: .decidingCheck)  // null, not absent
+        try container.encode(attackerSawPlaintext, forKey: .attackerSawPlaintext)
+        try container.encode(attackerReadSecret, forKey: .attackerReadSecret)
+        try container.encode(serverReceivedRequest, forKey: .serverReceivedRequest)
+        try container.encode(handshakeCompleted, forKey: .handshakeCompleted)
+        try container.encode(expectationsMet, forKey: .expectationsMet)
+        try container.encode(unmetExpectations, forKey: .unmetExpectations)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(events, forKey: .events)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case scenario, title, trusted, decidingCheck, attackerSawPlaintext, attackerReadSecret, serverReceivedRequest, handshakeCompleted,
+             expectationsMet, unmetExpectations, steps, events
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+import Network
+import PKI
+import Policies
+
+/// A lesson: a world of certificates, a server, an attacker, a client with its policy, a request, and
+/// what the run should show. Scenarios are YAML files in `Scenarios/`; `Docs/scenario-format.md`
+/// documents every key.
+public struct Scenario: Sendable, Decodable {
+    /// The file name without `.yaml`.
+    public var id = ""
+    public var version: Int
+    public var title: String
+    public var group: String
+    /// One line for lists.
+    public var summary: String
+    /// Markdown explaining the lesson.
+    public var lesson: String
+    /// The simulated time: certificates are judged at this moment.
+    public var clock: Date
+    public var world: WorldSpec
+    public var server: ServerSpec
+    public var attacker: AttackerSpec
+    public var client: ClientSpec
+    public var request: RequestSpec
+    public var expect: Expectations
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case version, title, group, summary, lesson, clock, world, server, attacker, client, request, expect
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        guard version == 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .version, in: container, debugDescription: "version \(version) is not supported (this mitmsim reads version 1)")
+        }
+        title = try container.decode(String.self, forKey: .title)
+        group = try container.decode(String.self, forKey: .group)
+        summary = try container.decode(String.self, forKey: .summary)
+        lesson = try container.decode(String.self, forKey: .lesson)
+        clock = try container.decodeTime(forKey: .clock)
+        world = try container.decode(WorldSpec.self, forKey: .world)
+        server = try container.decode(ServerSpec.self, forKey: .server)
+        attacker = try container.decodeIfPresent(AttackerSpec.self, forKey: .attacker) ?? AttackerSpec()
+        client = try container.decode(ClientSpec.self, forKey: .client)
+        request = try container.decodeIfPresent(RequestSpec.self, forKey: .request) ?? RequestSpec()
+        expect = try container.decode(Expectations.self, forKey: .expect)
+    }
+}
+
+/// The certificates of a lesson: authorities (roots and intermediates), leaves, and a client identity.
+public struct WorldSpec: Sendable, Decodable {
+    public var authorities: [AuthoritySpec]
+    public var leaves: [LeafSpec]
+    public var clientIdentity: ClientIdentitySpec?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case authorities, leaves, clientIdentity }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        authorities = try container.decode([AuthoritySpec].self, forKey: .authorities)
+        leaves = try container.decode([LeafSpec].self, forKey: .leaves)
+        clientIdentity = try container.decodeIfPresent(ClientIdentitySpec.self, forKey: .clientIdentity)
+    }
+}
+
+public struct AuthoritySpec: Sendable, Decodable {
+    public var id: String
+    /// The common name; defaults to the id.
+    public var name: String
+    /// Nil for a root (self-signed); otherwise the authority that signs this intermediate.
+    public var issuer: String?
+    public var pathLength: Int?
+    /// In the device trust store: a public CA, or an attacker's CA "the user installed".
+    public var trustedByDevice: Bool
+    public var keyType: KeyType
+    public var notBefore: Date?
+    public var notAfter: Date?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, issuer, pathLength, trustedByDevice, keyType, notBefore, notAfter }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decodeIfPresent(String.self, forKey: .name) ?? id
+        issuer = try container.decodeIfPresent(String.self, forKey: .issuer)
+        pathLength = try container.decodeIfPresent(Int.self, forKey: .pathLength)
+        trustedByDevice = try container.decodeIfPresent(Bool.self, forKey: .trustedByDevice) ?? false
+        keyType = try container.contains(.keyType) ? container.decodeChoice(KeyType.choices, forKey: .keyType) : .p256
+        notBefore = try container.decodeTimeIfPresent(forKey: .notBefore)
+        notAfter = try container.decodeTimeIfPresent(forKey: .notAfter)
+    }
+}
+
+public struct LeafSpec: Sendable, Decodable {
+    public var id: String
+    /// An authority id, or `self` for a self-signed certificate.
+    public var issuer: String
+    /// Defaults to the first DNS name.
+    public var commonName: String?
+    public var organization: String?
+    /// The SAN DNS names: the only names host validation reads.
+    public var dnsNames: [String]
+    public var ipAddresses: [String]
+    public var notBefore: Date?
+    public var notAfter: Date?
+    public var keyType: KeyType
+    /// Reuse another leaf's key pair (a renewed or stale certificate with the same key).
+    public var keyOf: String?
+    /// False leaves basicConstraints, keyUsage and extendedKeyUsage out, as AFNetworking's self-signed fixtures are.
+    public var extensions: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, issuer, commonName, organization, dnsNames, ipAddresses, notBefore, notAfter, keyType, keyOf, extensions
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        issuer = try container.decode(String.self, forKey: .issuer)
+        commonName = try container.decodeIfPresent(String.self, forKey: .commonName)
+        organization = try container.decodeIfPresent(String.self, forKey: .organization)
+        dnsNames = try container.decodeIfPresent([String].self, forKey: .dnsNames) ?? []
+        ipAddresses = try container.decodeIfPresent([String].self, forKey: .ipAddresses) ?? []
+        notBefore = try container.decodeTimeIfPresent(forKey: .notBefore)
+        notAfter = try container.decodeTimeIfPresent(forKey: .notAfter)
+        keyType = try container.contains(.keyType) ? container.decodeChoice(KeyType.choices, forKey: .keyType) : .p256
+        keyOf = try container.decodeIfPresent(String.self, forKey: .keyOf)
+        extensions = try container.decodeIfPresent(Bool.self, forKey: .extensions) ?? true
+    }
+}
+
+/// A client certificate for two-way TLS, shipped in the app as a password-protected `.p12`.
+public struct ClientIdentitySpec: Sendable, Decodable {
+    public var id: String
+    public var issuer: String
+    public var name: String
+    public var password: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, issuer, name, password }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        issuer = try container.decode(String.self, forKey: .issuer)
+        name = try container.decodeIfPresent(String.self, forKey: .name) ?? id
+        password = try container.decode(String.self, forKey: .password)
+    }
+}
+
+public struct ServerSpec: Sendable, Decodable {
+    public var host: String
+    /// The leaf the real server presents.
+    public var leaf: String
+    /// What it sends after the leaf (usually its intermediate).
+    public var chain: [String]
+    public var versions: ClosedRange<TLSVersion>
+    /// Two-way TLS: the client must present the world's client identity.
+    public var requireClientCertificate: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case host, leaf, chain, tlsVersion, requireClientCertificate }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        host = try container.decode(String.self, forKey: .host)
+        leaf = try container.decode(String.self, forKey: .leaf)
+        chain = try container.decodeIfPresent([String].self, forKey: .chain) ?? []
+        versions = try container.contains(.tlsVersion)
+            ? container.decodeChoice(["1.2": .tls12 ... .tls12, "1.3": .tls13 ... .tls13, "any": .tls12 ... .tls13], forKey: .tlsVersion)
+            : .tls12 ... .tls13
+        requireClientCertificate = try container.decodeIfPresent(Bool.self, forKey: .requireClientCertificate) ?? false
+    }
+}
+
+/// What the attacker does; `none` means there is no attacker on the path.
+public struct AttackerSpec: Sendable, Decodable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case none, passthrough, forge, selfSigned, replayRealChain, misissued, stolenKey, present
+    }
+
+    public var attack: Kind = .none
+    /// The CA that signs forgeries (`forge`) or mis-issues (`misissued`).
+    public var authority: String?
+    /// For `present`: the leaf the attacker shows (it holds its key) and what follows it.
+    public var leaf: String?
+    public var chain: [String] = []
+
+    init() {}
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case attack, authority, leaf, chain }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        attack = try container.decodeChoice(Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0.rawValue, $0) }), forKey: .attack)
+        authority = try container.decodeIfPresent(String.self, forKey: .authority)
+        leaf = try container.decodeIfPresent(String.self, forKey: .leaf)
+        chain = try container.decodeIfPresent([String].self, forKey: .chain) ?? []
+    }
+}
+
+public struct ClientSpec: Sendable, Decodable {
+    /// Only `afnetworking-4` for now.
+    public var library: String
+    public var policy: PolicySpec
+    /// The domain handed to the policy: the server's host unless the file says `domain: null`.
+    public var passesDomain: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case library, policy, domain }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        library = try container.decodeChoice(["afnetworking-4": "afnetworking-4"], forKey: .library)
+        policy = try container.decode(PolicySpec.self, forKey: .policy)
+        passesDomain = try !(container.contains(.domain) && container.decodeNil(forKey: .domain))
+        if container.contains(.domain), passesDomain {
+            throw DecodingError.dataCorruptedError(forKey: .domain, in: container, debugDescription: "only `domain: null` may be written (the domain is otherwise the server's host)")
+        }
+    }
+}
+
+/// AFSecurityPolicy's settings, with pinned certificates named by world id.
+public struct PolicySpec: Sendable, Decodable {
+    public var pinningMode: SSLPinningMode
+    public var allowInvalidCertificates: Bool
+    public var validatesDomainName: Bool
+    public var pinnedCertificates: [String]
+
+    public init(pinningMode: SSLPinningMode, allowInvalidCertificates: Bool, validatesDomainName: Bool, pinnedCertificates: [String]) {
+        self.pinningMode = pinningMode
+        self.allowInvalidCertificates = allowInvalidCertificates
+        self.validatesDomainName = validatesDomainName
+        self.pinnedCertificates = pinnedCertificates
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case pinningMode, allowInvalidCertificates, validatesDomainName, pinnedCertificates }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        pinningMode = try container.contains(.pinningMode)
+            ? container.decodeChoice(Dictionary(uniqueKeysWithValues: SSLPinningMode.allCases.map { ($0.rawValue, $0) }), forKey: .pinningMode)
+            : .none
+        allowInvalidCertificates = try container.decodeIfPresent(Bool.self, forKey: .allowInvalidCertificates) ?? false
+        validatesDomainName = try container.decodeIfPresent(Bool.self, forKey: .validatesDomainName) ?? true
+        pinnedCertificates = try container.decodeIfPresent([String].self, forKey: .pinnedCertificates) ?? []
+    }
+}
+
+/// The request the app sends once it trusts the server; `secret` is what an attacker must not read.
+public struct RequestSpec: Sendable, Decodable {
+    public var method = "POST"
+    public var path = "/login"
+    public var body = "username=alice&password=hunter2"
+    public var secret = "hunter2"
+
+    init() {}
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case method, path, body, secret }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        method = try container.decodeIfPresent(String.self, forKey: .method) ?? method
+        path = try container.decodeIfPresent(String.self, forKey: .path) ?? path
+        body = try container.decodeIfPresent(String.self, forKey: .body) ?? body
+        secret = try container.decodeIfPresent(String.self, forKey: .secret) ?? secret
+    }
+}
+
+/// What the run must show; each is checked and reported.
+public struct Expectations: Sendable, Decodable {
+    public var trusted: Bool
+    public var decidingCheck: TraceStep.Check?
+    public var attackerSawPlaintext: Bool
+    public var serverReceivedRequest: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case trusted, decidingCheck, attackerSawPlaintext, serverReceivedRequest }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        trusted = try container.decode(Bool.self, forKey: .trusted)
+        decidingCheck = try container.contains(.decidingCheck)
+            ? container.decodeChoice(Dictionary(uniqueKeysWithValues: TraceStep.Check.allCases.map { ($0.rawValue, $0) }), forKey: .decidingCheck)
+            : nil
+        attackerSawPlaintext = try container.decode(Bool.self, forKey: .attackerSawPlaintext)
+        serverReceivedRequest = try container.decode(Bool.self, forKey: .serverReceivedRequest)
+    }
+}
+
+extension KeyType {
+    static let choices: [String: KeyType] = ["p256": .p256, "rsa2048": .rsa2048, "rsa3072": .rsa3072]
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Network
+import PKI
+import Simulation
+
+/// Where the lesson files are; shared by every command that reads scenarios.
+struct ScenarioOptions: ParsableArguments {
+    @Option(help: "The directory of scenario files (default: ./Scenarios).")
+    var scenarios: String = ScenarioLoader.defaultDirectory
+
+    func load(_ name: String) throws -> Scenario {
+        do { return try ScenarioLoader.resolve(name, in: scenarios) } catch { throw BadInput("\(error)") }
+    }
+
+    func loadAll() throws -> [Scenario] {
+        do { return try ScenarioLoader.loadAll(in: scenarios) } catch { throw BadInput("\(error)") }
+    }
+}
+
+extension MitmSim {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the lessons: id, title and group.")
+
+        @OptionGroup var options: ScenarioOptions
+
+        func run() throws {
+            let catalog = try options.loadAll()
+            let width = catalog.map(\.id.count).max() ?? 0
+            var group = ""
+            for scenario in catalog {
+                if scenario.group != group {
+                    group = scenario.group
+                    print(group)
+                }
+                print("  " + scenario.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + scenario.title)
+            }
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run lessons for real on 127.0.0.1 and check what they expect.",
+            discussion: "Exit status: 0 when every expectation holds, 1 when one does not, 2 on bad input.")
+
+        @OptionGroup var options: ScenarioOptions
+
+        @Argument(help: "Scenario ids (see mitmsim list) or paths of scenario files.")
+        var scenarios: [String] = []
+
+        @Flag(help: "Run every scenario in the catalog.")
+        var all = false
+
+        @Option(help: "Output format.")
+        var format: ReportFormat = .text
+
+        @Option(help: "Append TLS secrets to this file (SSLKEYLOGFILE format) to open the run in Wireshark.")
+        var keyLog: String?
+
+        func validate() throws {
+            guard all != !scenarios.isEmpty else { throw BadInput("name scenarios to run, or --all (not both)") }
+        }
+
+        func run() throws {
+            let selected = try all ? options.loadAll() : scenarios.map(options.load)
+            let keyLog = try keyLog.map { path in
+                do { return try KeyLog(path: path) } catch { throw BadInput("--key-log \(error)") }
+            }
+            let reports = try selected.map { scenario in
+                do { return try ScenarioRunner.run(scenario, keyLog: keyLog) } catch { throw BadInput("\(scenario.id): \(error)") }
+            }
+            switch format {
+            case .text: print(reports.map(\.text).joined(separator: "\n" + String(repeating: "-", count: 72) + "\n\n"))
+            case .markdown: print(reports.map(\.markdown).joined(separator: "\n---\n\n"))
+            case .json: print(RunReport.json(reports))
+            }
+            let failed = reports.filter { !$0.expectationsMet }
+            if reports.count > 1, format == .text { print("\(reports.count - failed.count) passed, \(failed.count) failed") }
+            if !failed.isEmpty {
+                FileHandle.standardError.write(Data("mitmsim: expectations not met in: \(failed.map(\.scenario.id).joined(separator: ", "))\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct PKICommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pki", abstract: "Work with a lesson's certificates.", subcommands: [Export.self])
+
+        struct Export: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Write a scenario's certificates (PEM and DER .cer), keys (0600), client .p12 and sha256// pins.")
+
+            @OptionGroup var options: ScenarioOptions
+
+            @Argument(help: "A scenario id or file.")
+            var scenario: String
+
+            @Option(help: "The directory to write into (created if missing).")
+            var out: String
+
+            func run() throws {
+                let scenario = try options.load(scenario)
+                do {
+                    let written = try PKIExport.write(scenario, to: out)
+                    print(written.joined(separator: "\n"))
+                } catch let error as PKIError {
+                    throw BadInput("\(error)")
+                }
+            }
+        }
+    }
+}
+
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, markdown
+}

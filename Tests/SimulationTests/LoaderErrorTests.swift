@@ -1,0 +1,104 @@
+import Foundation
+import Simulation
+import Testing
+
+/// Every kind of broken lesson file is refused with one line naming the file and the key path.
+struct LoaderErrorTests {
+    static let valid = """
+        version: 1
+        title: T
+        group: G
+        summary: S
+        lesson: L
+        clock: "2026-06-01T00:00:00Z"
+        world:
+          authorities:
+            - id: bank-root
+              trustedByDevice: true
+            - id: attacker-ca
+          leaves:
+            - id: bank-leaf
+              issuer: bank-root
+              dnsNames: [bank.test]
+        server:
+          host: bank.test
+          leaf: bank-leaf
+        attacker:
+          attack: forge
+          authority: attacker-ca
+        client:
+          library: afnetworking-4
+          policy:
+            pinningMode: certificate
+            pinnedCertificates: [bank-leaf]
+        expect:
+          trusted: false
+          attackerSawPlaintext: false
+          serverReceivedRequest: false
+        """
+
+    func load(_ text: String) throws -> Scenario {
+        let path = NSTemporaryDirectory() + "mitmsim-loader-\(UUID().uuidString).yaml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            return try ScenarioLoader.load(path)
+        } catch let error as ScenarioError {
+            throw ScenarioError(file: "x.yaml", path: error.path, reason: error.reason)  // a stable file name for comparisons
+        }
+    }
+
+    func error(_ text: String) -> String? {
+        do {
+            _ = try load(text)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func theValidFileLoads() throws {
+        let scenario = try load(Self.valid)
+        #expect(scenario.client.policy.pinnedCertificates == ["bank-leaf"])
+        #expect(scenario.client.passesDomain)
+    }
+
+    @Test(arguments: [
+        ("    pinningMode: certificate", "    pinningmode: certificate",
+         "x.yaml: client.policy.pinningmode: unknown key (expected one of: allowInvalidCertificates, pinnedCertificates, pinningMode, validatesDomainName)"),
+        ("    pinningMode: certificate", "    pinningMode: pubkey", "x.yaml: client.policy.pinningMode: 'pubkey' is not one of: certificate, none, publicKey"),
+        ("  trusted: false", "  trusted: maybe", "x.yaml: expect.trusted: expected true or false"),
+        ("  trusted: false\n", "", "x.yaml: expect.trusted: missing"),
+        ("    pinnedCertificates: [bank-leaf]", "    pinnedCertificates: [bank-lef]",
+         "x.yaml: client.policy.pinnedCertificates[0]: no certificate 'bank-lef' in world.authorities or world.leaves"),
+        ("      issuer: bank-root", "      issuer: bank-rot", "x.yaml: world.leaves[0].issuer: no authority 'bank-rot' in world.authorities"),
+        ("  leaf: bank-leaf", "  leaf: nobody", "x.yaml: server.leaf: no leaf 'nobody' in world.leaves"),
+        ("  authority: attacker-ca", "  authority: mallory", "x.yaml: attacker.authority: no authority 'mallory' in world.authorities"),
+        ("clock: \"2026-06-01T00:00:00Z\"", "clock: yesterday", "x.yaml: clock: 'yesterday' is not an ISO-8601 time such as 2026-06-01T00:00:00Z"),
+        ("version: 1", "version: 2", "x.yaml: version: version 2 is not supported (this mitmsim reads version 1)"),
+        ("    - id: attacker-ca", "    - id: bank-root", "x.yaml: world: the id 'bank-root' is used twice (entry 2)"),
+        ("  library: afnetworking-4", "  library: alamofire-5", "x.yaml: client.library: 'alamofire-5' is not one of: afnetworking-4"),
+    ])
+    func aBrokenFileNamesTheKeyPath(replacing: String, with replacement: String, expected: String) {
+        #expect(Self.valid.contains(replacing))
+        #expect(error(Self.valid.replacingOccurrences(of: replacing, with: replacement)) == expected)
+    }
+
+    @Test func anIssuerLoopIsRefused() {
+        let looped = Self.valid.replacingOccurrences(of: "    - id: attacker-ca", with: "    - id: attacker-ca\n      issuer: other\n    - id: other\n      issuer: attacker-ca")
+        #expect(error(looped) == "x.yaml: world.authorities[1].issuer: issuers loop: attacker-ca -> other -> attacker-ca")
+    }
+
+    @Test func yamlThatDoesNotParseIsOneLineNamingTheFile() throws {
+        let message = try #require(error("version: 1\ntitle: [unclosed\n"))
+        #expect(message.hasPrefix("x.yaml: "))
+        #expect(!message.contains("\n"))
+    }
+
+    @Test func aNilDomainIsWrittenAsNull() throws {
+        let scenario = try load(Self.valid.replacingOccurrences(of: "  library: afnetworking-4", with: "  library: afnetworking-4\n  domain: null"))
+        #expect(!scenario.client.passesDomain)
+        #expect(error(Self.valid.replacingOccurrences(of: "  library: afnetworking-4", with: "  library: afnetworking-4\n  domain: evil.test"))
+                == "x.yaml: client.domain: only `domain: null` may be written (the domain is otherwise the server's host)")
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Policies
+import Simulation
+import Testing
+
+/// A few cells of the matrix against verdicts worked out by hand from the AFSecurityPolicy procedure.
+struct MatrixTests {
+    static let matrix: Matrix = {
+        let scenario = try! ScenarioLoader.load(CatalogTests.scenarios + "/" + CatalogTests.catalog[0] + ".yaml")
+        return try! Matrix(scenario: scenario)
+    }()
+
+    func verdict(_ mode: SSLPinningMode, allowInvalid: Bool = false, validates: Bool = true, pinned: Matrix.Pinned = .nothing,
+                 _ attack: Matrix.AttackKind) -> String? {
+        let policy = Matrix.Policy(pinningMode: mode, allowInvalidCertificates: allowInvalid, validatesDomainName: validates, pinned: pinned)
+        return Self.matrix.cell(policy, attack)?.symbol
+    }
+
+    @Test func everyPolicyMeetsEveryAttack() {
+        #expect(Self.matrix.policies.count == 48)
+        #expect(Self.matrix.cells.count == 48 * Matrix.AttackKind.allCases.count)
+    }
+
+    @Test func theDefaultPolicyFallsOnlyToAttackersTheDeviceTrusts() {
+        #expect(verdict(.none, .none) == "accepted")
+        #expect(verdict(.none, .forgeUntrustedCA) == "rejected")
+        #expect(verdict(.none, .forgeInstalledCA) == "LEAKED")
+        #expect(verdict(.none, .misissued) == "LEAKED")
+        #expect(verdict(.none, .wrongHost) == "rejected")
+        #expect(verdict(.none, .expired) == "rejected")
+        #expect(verdict(.none, .stolenKey) == "LEAKED")
+        #expect(verdict(.none, .replayedChain) == "accepted", "the chain is real; the handshake then fails, so nothing leaks")
+    }
+
+    @Test func allowingInvalidCertificatesWithoutDomainValidationAcceptsEverything() {
+        for attack in Matrix.AttackKind.allCases {
+            #expect(verdict(.none, allowInvalid: true, validates: false, attack) != "rejected", "\(attack)")
+        }
+        #expect(verdict(.none, allowInvalid: true, validates: false, .selfSigned) == "LEAKED")
+    }
+
+    @Test func contradictorySettingsRejectEvenTheRealServer() {
+        #expect(verdict(.none, allowInvalid: true, validates: true, .none) == "rejected")
+    }
+
+    @Test func pinningTheLeafStopsEveryForgeryButNotAStolenKey() {
+        for mode in [SSLPinningMode.publicKey, .certificate] {
+            for attack in [Matrix.AttackKind.forgeInstalledCA, .misissued, .selfSigned, .wrongHost, .expired] {
+                #expect(verdict(mode, pinned: .leaf, attack) == "rejected", "\(mode) \(attack)")
+            }
+            #expect(verdict(mode, pinned: .leaf, .stolenKey) == "LEAKED")
+        }
+    }
+
+    @Test func publicKeyPinningOfTheIntermediateWithInvalidCertificatesAllowedAcceptsAnExpiredLeaf() {
+        // G1's shape: no dates are checked, and the expired leaf links to the pinned intermediate's key.
+        #expect(verdict(.publicKey, allowInvalid: true, pinned: .intermediate, .expired) == "LEAKED")
+        #expect(verdict(.certificate, allowInvalid: true, pinned: .intermediate, .expired) == "rejected", "the anchored re-evaluation checks dates")
+    }
+
+    @Test func anEmptyPinnedSetRejectsEvenTheRealServerInPinningModes() {
+        #expect(verdict(.publicKey, pinned: .nothing, .none) == "rejected")
+        #expect(verdict(.certificate, pinned: .nothing, .none) == "rejected")
+    }
+
+    @Test func theTableSaysHowManyPoliciesAcceptEachAttack() {
+        #expect(Self.matrix.text.contains("accepted by"))
+        #expect(Self.matrix.acceptedCount(.forgeUntrustedCA) == Self.matrix.cells.filter { $0.attack == .forgeUntrustedCA && $0.trusted }.count)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import PKI
+import Testing
+
+/// `list`, `run`, `matrix` and `pki export` as a teacher or CI runs them: the real binary and the real catalog.
+struct ScenarioCommandTests {
+    static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scenarios").path
+
+    func mitmsim(_ arguments: [String]) throws -> CommandLine.Result {
+        try CommandLine.run(arguments + ["--scenarios", Self.scenarios])
+    }
+
+    func firstScenario() throws -> String {
+        try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).filter { $0.hasSuffix(".yaml") }.sorted()[0].replacingOccurrences(of: ".yaml", with: "")
+    }
+
+    @Test func listShowsEveryLessonUnderItsGroup() throws {
+        let result = try mitmsim(["list"])
+        #expect(result.status == 0)
+        let count = try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).filter { $0.hasSuffix(".yaml") }.count
+        #expect(result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  ") }.count == count)
+        #expect(result.standardOutput.contains(try firstScenario()))
+    }
+
+    @Test func runAllPassesAndSaysSo() throws {
+        let result = try mitmsim(["run", "--all"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasSuffix(" passed, 0 failed\n"))
+    }
+
+    @Test func oneRunAsJSONHasTheDocumentedKeys() throws {
+        let result = try mitmsim(["run", try firstScenario(), "--format", "json"])
+        #expect(result.status == 0)
+        let json = result.json
+        for key in ["scenario", "title", "trusted", "decidingCheck", "attackerSawPlaintext", "serverReceivedRequest", "expectationsMet", "steps", "events"] {
+            #expect(json[key] != nil, "missing \(key)")
+        }
+        let batch = try mitmsim(["run", "--all", "--format", "json"]).json
+        #expect(batch["passed"] as? Int == (batch["results"] as? [Any])?.count)
+        #expect(batch["failed"] as? Int == 0)
+    }
+
+    @Test func aLessonWhoseExpectationDoesNotHoldExitsOneAndSaysWhich() throws {
+        let source = try String(contentsOfFile: Self.scenarios + "/" + firstScenario() + ".yaml", encoding: .utf8)
+        let wrong = source.replacingOccurrences(of: "serverReceivedRequest: true", with: "serverReceivedRequest: false")
+        #expect(wrong != source)
+        let path = NSTemporaryDirectory() + "wrong-expectation-\(UUID().uuidString).yaml"
+        try wrong.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let result = try mitmsim(["run", path])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("Expectations NOT met: serverReceivedRequest expected false, got true."))
+        #expect(result.standardError.contains("expectations not met in: wrong-expectation-"))
+    }
+
+    @Test func aBrokenLessonOrAnUnknownIdExitsTwoWithOneLine() throws {
+        let path = NSTemporaryDirectory() + "broken-\(UUID().uuidString).yaml"
+        try "version: 1\ntitle: x\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for arguments in [["run", path], ["run", "no-such-lesson"], ["run"]] {
+            let result = try mitmsim(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(try mitmsim(["run", path]).standardError.contains("\(path): group: missing"))
+    }
+
+    @Test func theMatrixComesAsJSONWithACellPerPolicyAndAttack() throws {
+        let result = try mitmsim(["matrix", "--attacks", "none,forgeInstalledCA", "--format", "json"])
+        #expect(result.status == 0)
+        let cells = result.json["cells"] as? [[String: Any]] ?? []
+        #expect(cells.count == 48 * 2)
+        #expect(cells.allSatisfy { Set($0.keys).isSuperset(of: ["policy", "attack", "trusted", "attackerSawPlaintext"]) })
+        #expect(try mitmsim(["matrix", "--attacks", "teleport"]).status == 2)
+    }
+
+    @Test func pkiExportWritesCertificatesKeysAndPinsAsAppsAndCurlTakeThem() throws {
+        let directory = NSTemporaryDirectory() + "mitmsim-export-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let twoWay = try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).sorted()
+            .first { (try? String(contentsOfFile: Self.scenarios + "/" + $0, encoding: .utf8))?.contains("clientIdentity:") == true }
+        let id = try #require(twoWay).replacingOccurrences(of: ".yaml", with: "")
+        let result = try mitmsim(["pki", "export", id, "--out", directory])
+        #expect(result.status == 0, "\(result.standardError)")
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(files.contains("pins.txt") && files.contains("server-chain.pem"))
+        #expect(files.contains { $0.hasSuffix(".p12") })
+        for key in files where key.hasSuffix(".key") || key.hasSuffix(".p12") {
+            let mode = (try FileManager.default.attributesOfItem(atPath: directory + "/" + key)[.posixPermissions] as? NSNumber)?.intValue
+            #expect(mode == 0o600, "\(key)")
+        }
+        let cer = try #require(files.first { $0.hasSuffix(".cer") })
+        let certificate = try Certificate.loadAll(from: directory + "/" + cer)[0]
+        #expect(try String(contentsOfFile: directory + "/pins.txt", encoding: .utf8).contains(certificate.publicKeyPin))
+    }
+}
