@@ -171,6 +171,8 @@ public final class InterceptingProxy: @unchecked Sendable {
     /// announces; the records that complete it are forwarded without further events.
     private func relay(client: TLSConnection, server: TLSConnection, stream: EventStream, flow: FlowRecord) {
         let sides = [(client, server, NetworkEvent.Actor.client), (server, client, NetworkEvent.Actor.origin)]
+        client.startRelaying()
+        server.startRelaying()
         var buffer = [UInt8](repeating: 0, count: 16_384)
         var unannounced = [0, 0]  // bytes of the current message still to come, per direction
         while true {
@@ -181,7 +183,8 @@ public final class InterceptingProxy: @unchecked Sendable {
                 let (source, target, from) = sides[index]
                 let count: Int
                 do {
-                    count = try source.read(into: &buffer)
+                    guard let read = try source.read(into: &buffer) else { continue }  // a session ticket: no data yet
+                    count = read
                 } catch {
                     return failed(source === server, "\(error)", stream: stream, flow: flow)
                 }

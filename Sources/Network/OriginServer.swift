@@ -12,14 +12,17 @@ public final class OriginServer: @unchecked Sendable {
         public var versions: ClosedRange<TLSVersion>
         /// Two-way TLS: when set, every client must present a certificate issued by one of these.
         public var clientAuthorities: [Certificate]?
+        /// TLS 1.3 session tickets sent after each handshake (0 in lessons: they add nothing to the story).
+        public var sessionTickets: Int
 
         public init(host: String, identity: Identity, chain: [Certificate], versions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
-                    clientAuthorities: [Certificate]? = nil) {
+                    clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0) {
             self.host = host
             self.identity = identity
             self.chain = chain
             self.versions = versions
             self.clientAuthorities = clientAuthorities
+            self.sessionTickets = sessionTickets
         }
     }
 
@@ -34,6 +37,7 @@ public final class OriginServer: @unchecked Sendable {
         context = try TLSContext(role: .server, versions: configuration.versions, keyLog: keyLog)
         try context.use(configuration.identity, chain: configuration.chain)
         if let authorities = configuration.clientAuthorities { context.requireClientCertificates(issuedBy: authorities) }
+        if configuration.sessionTickets > 0 { context.sendSessionTickets(configuration.sessionTickets) }
         app = BankApp(host: configuration.host)
         self.log = log
         log.register(configuration.chain + [configuration.identity.certificate] + (configuration.clientAuthorities ?? []))

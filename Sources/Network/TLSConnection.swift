@@ -36,6 +36,7 @@ final class TLSConnection: @unchecked Sendable {
     private var sentAlert: (name: String, reason: String?)?
     private var judgeRejected = false
     private var readBuffer = [UInt8](repeating: 0, count: 16_384)
+    private var relaying = false
 
     static let index = COpenSSL_SSL_get_ex_new_index()
 
@@ -154,13 +155,14 @@ final class TLSConnection: @unchecked Sendable {
 
     /// What is available (at most one TLS record); empty when the peer closed with close_notify.
     func read() throws -> [UInt8] {
-        let count = try read(into: &readBuffer)
+        guard let count = try read(into: &readBuffer) else { throw NetworkError.tls(operation: "SSL_read", details: [Socket.reason(EAGAIN)]) }
         return Array(readBuffer[..<count])
     }
 
     /// Reads at most one TLS record into `buffer` and returns its length; 0 when the peer closed with
-    /// close_notify. The relay uses this to forward without copying.
-    func read(into buffer: inout [UInt8]) throws -> Int {
+    /// close_notify; nil when, in relay mode, a record carried no data (a session ticket). The relay
+    /// uses this to forward without copying.
+    func read(into buffer: inout [UInt8]) throws -> Int? {
         ERR_clear_error()
         let received = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
         if received > 0 {
@@ -169,7 +171,17 @@ final class TLSConnection: @unchecked Sendable {
         }
         let error = SSL_get_error(ssl, received)
         if error == SSL_ERROR_ZERO_RETURN { return 0 }
+        if error == SSL_ERROR_WANT_READ, relaying { return nil }
         throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
+    }
+
+    /// Relay mode: a read returns after a record without data instead of blocking for the next one.
+    ///
+    /// OpenSSL normally processes a session ticket or key update and then waits for application data;
+    /// a relay that polled two sockets would hang there while the other side's data sits unread.
+    func startRelaying() {
+        SSL_ctrl(ssl, SSL_CTRL_CLEAR_MODE, Int(SSL_MODE_AUTO_RETRY), nil)
+        relaying = true
     }
 
     /// Waits up to `timeout` for the server's verdict on a client certificate it asked for.
@@ -250,6 +262,8 @@ final class TLSConnection: @unchecked Sendable {
         case SSL_ERROR_SYSCALL:
             let code = errno
             return code == 0 || code == ECONNRESET || code == EPIPE ? Self.peerClosed : Socket.reason(code)
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            return Socket.reason(EAGAIN)  // a blocking socket's timeout surfaces as "want read/write"
         default:
             let last = OpenSSL.drainErrors().last ?? ""
             return Self.explain(last.split(separator: ":").last.map(String.init) ?? last)

@@ -58,6 +58,12 @@ final class TLSContext: @unchecked Sendable {
         }
     }
 
+    /// TLS 1.3 session tickets after each handshake, as most public servers send them.
+    func sendSessionTickets(_ count: Int) {
+        SSL_CTX_set_num_tickets(context, count)
+        SSL_CTX_clear_options(context, COpenSSL_SSL_OP_NO_TICKET())
+    }
+
     /// Two-way TLS: ask every client for a certificate issued by one of `authorities`, and refuse none.
     func requireClientCertificates(issuedBy authorities: [Certificate]) {
         let store = SSL_CTX_get_cert_store(context)

@@ -50,8 +50,9 @@ struct BenchWorld {
         attacker = try factory.makeIdentity(.authority(label: "Attacker CA", commonName: "Attacker CA", notBefore: start, notAfter: end))
     }
 
-    var origin: OriginServer.Configuration {
-        OriginServer.Configuration(host: "bank.test", identity: leaf, chain: [leaf.certificate, intermediate.certificate])
+    /// The bank's origin; with tickets, as the anchor figures of sslsplit and mitmdump were measured.
+    func origin(sessionTickets: Int = 0) -> OriginServer.Configuration {
+        OriginServer.Configuration(host: "bank.test", identity: leaf, chain: [leaf.certificate, intermediate.certificate], sessionTickets: sessionTickets)
     }
 
     func trust() -> ServerTrust {

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+@testable import Network
 import PKI
 import Policies
 import Testing
@@ -126,6 +126,31 @@ extension NetworkTests {
                 return nil
             }
             #expect(fromOrigin == [responseLength])
+        }
+
+        @Test func anOriginThatSendsSessionTicketsIsRelayedWithoutStalling() throws {
+            // The tickets reach the proxy first and alone: a client that pauses after its handshake makes
+            // sure. A relay that waited on them would hit the 5-second socket timeout and answer nothing.
+            var configuration = world.origin
+            configuration.sessionTickets = 2
+            let log = EventLog()
+            let origin = try OriginServer(configuration, log: log)
+            defer { origin.stop() }
+            let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
+            defer { proxy.stop() }
+
+            let context = try TLSContext(role: .client)
+            context.judgeServerCertificates()
+            let connection = try TLSConnection(context: context, socket: Socket.connect(port: proxy.port), stream: log.makeStream(.client),
+                                               isConnector: true, serverName: "bank.test")
+            connection.judge = { _ in true }
+            #expect(connection.handshake() == .completed)
+            usleep(100_000)
+            try connection.write(NetworkWorld.login.serialized[...], summary: "login")
+            let response = try HTTPMessage.read(from: { try connection.read() })
+            connection.close()
+
+            #expect(response?.startLine == "HTTP/1.1 200 OK", "a relay waiting on the tickets times out instead")
         }
 
         @Test func throughHTTPConnectTheSameForgeryWorks() throws {
