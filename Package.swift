@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "Policies", dependencies: ["PKI"]),
         .target(name: "Network", dependencies: ["PKI", "COpenSSL"]),
         .target(name: "Simulation", dependencies: ["PKI", "Policies", "Network", .product(name: "Yams", package: "Yams")]),
+        // No pkgConfig: SwiftPM would drop the -D flags that enable the wide API; the shim defines it.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .target(name: "Console", dependencies: ["Simulation", "Network", "Policies", "PKI", "CNcurses"]),
         .executableTarget(
             name: "mitmsim",
             dependencies: [
@@ -28,6 +31,7 @@ let package = Package(
                 "Policies",
                 "Network",
                 "Simulation",
+                "Console",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -35,6 +39,7 @@ let package = Package(
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
         .testTarget(name: "NetworkTests", dependencies: ["Network", "Policies", "PKI"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Network", "Policies", "PKI"], exclude: ["Golden"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Simulation"], exclude: ["Golden"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI"]),
     ]

@@ -47,6 +47,8 @@ public struct Matrix: Sendable {
     }
 
     public let scenarioID: String
+    /// The world id pinned for each role (leaf, intermediate, root) that the server's chain has.
+    public let pinnedIDs: [Pinned: String]
     public let attacks: [AttackKind]
     public let policies: [Policy]
     public let cells: [Cell]
@@ -76,6 +78,7 @@ public struct Matrix: Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         scenarioID = scenario.id
+        pinnedIDs = arena.roles.compactMapValues { certificate in arena.world.identities.first { $0.identity.certificate == certificate }?.id }
         self.attacks = attacks
         self.policies = policies
         cells = results.withLock { done in jobs.indices.compactMap { done[$0] } }
@@ -181,7 +184,7 @@ final class MatrixStage: @unchecked Sendable {
         let result = ScenarioRunner.exchange(scenario, arena.world, client: clients[attack == .forgeInstalledCA]!,
                                              port: proxy?.port ?? origin.port, log: EventLog())
         let flows = proxy?.flows.dropFirst(flowsBefore) ?? []
-        return Matrix.Cell(policy: policy, attack: attack, trusted: result.verdict?.isTrusted ?? false,
+        return Matrix.Cell(policy: policy, attack: attack, trusted: result.verdict?.evaluation.isTrusted ?? false,
                            attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
                            serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
     }

@@ -1,4 +1,5 @@
 import Network
+import PKI
 import Policies
 
 /// Everything one run showed: the network events, the policy's trace, what the attacker got, and
@@ -14,6 +15,9 @@ public struct RunReport: Sendable {
     public let scenario: Scenario
     /// Nil when the handshake ended before the client judged a chain.
     public let evaluation: PolicyEvaluation?
+    /// The chain the client was shown (leaf first), and the chain the real server sends.
+    public let presentedChain: [Certificate]
+    public let realChain: [Certificate]
     public let events: [NetworkEvent]
     public let attackerView: AttackerView
     public let serverReceivedRequest: Bool

@@ -186,7 +186,7 @@ public struct AttackerSpec: Sendable, Decodable {
     public var leaf: String?
     public var chain: [String] = []
 
-    init() {}
+    public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable { case attack, authority, leaf, chain }
 
@@ -253,7 +253,7 @@ public struct RequestSpec: Sendable, Decodable {
     public var body = "username=alice&password=hunter2"
     public var secret = "hunter2"
 
-    init() {}
+    public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable { case method, path, body, secret }
 

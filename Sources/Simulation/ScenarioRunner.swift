@@ -21,13 +21,20 @@ public enum ScenarioRunner {
         let result = exchange(scenario, world, client: client, port: proxy?.port ?? origin.port, log: log)
         proxy?.stop()
         origin.stop()
-        return RunReport(scenario: scenario, evaluation: result.verdict, events: log.events,
+        return RunReport(scenario: scenario, evaluation: result.verdict?.evaluation, presentedChain: result.verdict?.presented ?? [],
+                         realChain: originConfiguration(scenario, world).chain, events: log.events,
                          attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret),
                          serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: result.handshakeCompleted)
     }
 
+    /// What the client's judge saw and decided.
+    struct Judged: Sendable {
+        let evaluation: PolicyEvaluation
+        let presented: [Certificate]
+    }
+
     /// The client's exchange with the policy as its judge (also what the matrix runs per cell).
-    static func exchange(_ scenario: Scenario, _ world: World, client: TLSClient, port: UInt16, log: EventLog) -> TLSClient.Result<PolicyEvaluation> {
+    static func exchange(_ scenario: Scenario, _ world: World, client: TLSClient, port: UInt16, log: EventLog) -> TLSClient.Result<Judged> {
         let policy = securityPolicy(scenario.client.policy, world)
         let domain = scenario.client.passesDomain ? scenario.server.host : nil
         let request = HTTPMessage.request(scenario.request.method, scenario.request.path, host: scenario.server.host,
@@ -35,7 +42,7 @@ public enum ScenarioRunner {
                                           contentType: scenario.request.body.isEmpty ? nil : "application/x-www-form-urlencoded")
         return client.exchange(.direct(port: port), request: request, log: log) { trust in
             let evaluation = policy.evaluate(serverTrust: trust, forDomain: domain)
-            return .init(accept: evaluation.isTrusted, verdict: evaluation, summary: evaluation.verdict)
+            return .init(accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.verdict)
         }
     }
 

@@ -9,7 +9,7 @@ extension MitmSim {
     struct Bench: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure the engine (run a release build: swift run -c release mitmsim bench …).",
-            subcommands: [PKIBench.self, NetworkBench.self, MatrixBench.self])
+            subcommands: [PKIBench.self, NetworkBench.self, MatrixBench.self, ConsoleBench.self])
     }
 }
 

@@ -7,7 +7,14 @@ struct MitmSim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mitmsim",
         abstract: "A man-in-the-middle simulator for teaching TLS trust, with AFNetworking's AFSecurityPolicy as the client.",
-        subcommands: [List.self, Run.self, MatrixCommand.self, Evaluate.self, PKICommand.self, Bench.self])
+        subcommands: [TUI.self, List.self, Run.self, MatrixCommand.self, Evaluate.self, PKICommand.self, Bench.self])
+
+    /// With no command: the lesson list on a terminal, the help text anywhere else (a pipe, CI).
+    func run() throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return print(Self.helpMessage()) }
+        var tui = try TUI.parse([])
+        try tui.run()
+    }
 
     /// Exit statuses are part of the interface: 0 trusted / all good, 1 not trusted, 2 bad input.
     /// ArgumentParser would use 64 for usage errors; every kind of bad input exits 2 here, in one line.

@@ -15,6 +15,15 @@ struct ScenarioCommandTests {
         try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).filter { $0.hasSuffix(".yaml") }.sorted()[0].replacingOccurrences(of: ".yaml", with: "")
     }
 
+    @Test func withoutATerminalBareMitmsimPrintsHelpAndTheConsoleRefusesInOneLine() throws {
+        let bare = try CommandLine.run([])
+        #expect(bare.status == 0)
+        #expect(bare.standardOutput.contains("SUBCOMMANDS:") && bare.standardOutput.contains("tui"))
+        let tui = try mitmsim(["tui"])
+        #expect(tui.status == 2)
+        #expect(tui.standardError == "mitmsim: the console needs a terminal: standard input and standard output must both be a terminal\n")
+    }
+
     @Test func listShowsEveryLessonUnderItsGroup() throws {
         let result = try mitmsim(["list"])
         #expect(result.status == 0)

@@ -1,0 +1,37 @@
+import Foundation
+import Simulation
+
+/// The console's only loop: draw, read a key, update, do the effect. All drawing goes through `Terminal`.
+public enum ConsoleApp {
+    /// Runs until the user quits. `state.scenario`, when set, is run and opened first.
+    public static func run(_ initial: ConsoleState) throws {
+        let terminal = try Terminal.open(highContrast: initial.classroom)
+        defer { terminal.close() }
+        var state = initial
+        if state.scenario != nil { perform(.run, on: &state) }
+        while true {
+            terminal.draw(render(state, size: terminal.size))
+            guard let effect = update(&state, terminal.readKey()) else { continue }
+            if effect == .quit { return }
+            perform(effect, on: &state)
+        }
+    }
+
+    /// Does the work `update` asked for: a real run of the lesson, or the matrix.
+    public static func perform(_ effect: Effect, on state: inout ConsoleState) {
+        guard let scenario = state.scenario else { return }
+        switch effect {
+        case .run:
+            do {
+                state.show(try ScenarioRunner.run(scenario))
+            } catch {
+                state.change = "could not run \(scenario.id): \(error)"
+            }
+        case .computeMatrix:
+            state.matrix = try? Matrix(scenario: scenario)
+            state.matrixCursor = (0, 0)
+        case .quit:
+            break
+        }
+    }
+}

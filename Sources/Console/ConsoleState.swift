@@ -1,0 +1,77 @@
+import Network
+import Policies
+import Simulation
+
+/// Everything the console shows, as a value: `update` changes it, `render` draws it, nothing else.
+public struct ConsoleState: Sendable {
+    public enum Screen: Sendable, Equatable { case picker, walkthrough, attacker, inspector, matrix, pins }
+
+    public var screen: Screen = .picker
+    public var showHelp = false
+    public let catalog: [Scenario]
+    /// The picker's filter (typed after `/`) and the selected row among the filtered lessons.
+    public var filter = ""
+    public var filtering = false
+    public var selection = 0
+    /// The lesson being walked through, as edited (policy and attack changes apply to this copy).
+    public var scenario: Scenario?
+    public var report: RunReport?
+    /// The event the walkthrough points at.
+    public var step = 0
+    /// What the last edit changed and what the verdict became ("pinning mode none → certificate: …").
+    public var change: String?
+    /// Set by an edit until its re-run arrives.
+    var pendingChange: String?
+    public var matrix: Matrix?
+    public var matrixCursor = (row: 0, column: 0)
+    public var pinCursor = 0
+    /// Classroom mode: high contrast, double spacing, and predict-then-reveal.
+    public let classroom: Bool
+    public var awaitingPrediction = false
+    public var score = (right: 0, asked: 0)
+    /// The answer to the last prediction, shown with the verdict.
+    public var predictionResult: String?
+
+    public init(catalog: [Scenario], classroom: Bool = false) {
+        self.catalog = catalog
+        self.classroom = classroom
+    }
+
+    /// The picker's lessons after the filter (matched against id, title, group and summary).
+    public var filtered: [Scenario] {
+        let needle = filter.lowercased()
+        guard !needle.isEmpty else { return catalog }
+        return catalog.filter { "\($0.id) \($0.title) \($0.group) \($0.summary)".lowercased().contains(needle) }
+    }
+
+    /// Index of the client's verdict in the event list: the step that decides.
+    public var decidingStep: Int? {
+        report?.events.firstIndex { if case .judged = $0.kind { true } else { false } }
+    }
+
+    /// Takes a finished run: the walkthrough starts over, an edit's change line gets its new verdict.
+    public mutating func show(_ report: RunReport) {
+        let previous = self.report?.verdict
+        self.report = report
+        scenario = report.scenario
+        step = 0
+        if let pendingChange {
+            change = "\(pendingChange): \(report.verdict)" + (previous.map { $0 == report.verdict ? " (unchanged)" : " (was \($0))" } ?? "")
+        } else {
+            change = nil
+        }
+        pendingChange = nil
+        predictionResult = nil
+        awaitingPrediction = classroom && report.evaluation != nil
+        if screen == .picker { screen = .walkthrough }
+    }
+}
+
+/// What the app must do for `update`: work that takes time or leaves the pure state.
+public enum Effect: Equatable, Sendable {
+    /// Run `state.scenario` for real and hand the report to `state.show(_:)`.
+    case run
+    /// Compute the policy × attack matrix for `state.scenario`'s world into `state.matrix`.
+    case computeMatrix
+    case quit
+}

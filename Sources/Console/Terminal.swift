@@ -1,0 +1,396 @@
+import Glibc
+internal import CNcurses
+
+/// Why the console cannot take over the terminal; `description` is one line for the user.
+public enum TerminalError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// Standard input or standard output is not a terminal (a pipe, a file, CI without a TTY).
+    case notATerminal
+    /// ncurses refused the terminal, usually because TERM is unset or has no terminfo entry.
+    case cannotInitialise(term: String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal:
+            return "the console needs a terminal: standard input and standard output must both be a terminal"
+        case .cannotInitialise(let term):
+            return "cannot initialise the terminal (TERM=\(term.isEmpty ? "unset" : term))"
+        }
+    }
+}
+
+/// The full-screen terminal: the only place in mitmsim that talks to ncurses.
+///
+/// `open` puts the terminal into curses mode; `close` (or process exit, or a fatal signal) gives it back,
+/// so a shell is always usable afterwards. Everything the console shows arrives as a `ScreenBuffer`.
+public final class Terminal {
+    /// True when the locale is UTF-8: box drawing and symbols are drawn as they are; otherwise as ASCII.
+    public let isUnicode: Bool
+
+    private let screen: OpaquePointer
+    private let attributes: [Style: Int32]
+    private var isOpen = true
+
+    /// Opens the terminal with the normal palette.
+    public static func open() throws -> Terminal {
+        try open(highContrast: false)
+    }
+
+    /// Opens the terminal for full-screen use.
+    ///
+    /// Throws `TerminalError` when standard input or output is not a terminal or TERM is unusable; never exits.
+    public static func open(highContrast: Bool) throws -> Terminal {
+        setlocale(LC_ALL, "")
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard let output = fdopen(STDOUT_FILENO, "w") else { throw TerminalError.notATerminal }
+        guard let input = fdopen(STDIN_FILENO, "r") else { throw TerminalError.notATerminal }
+
+        // Before newterm: ncurses only installs its own SIGINT/SIGTERM handlers when they are still the default.
+        Restoration.install()
+        guard let screen = newterm(nil, output, input) else {
+            Restoration.uninstall()
+            throw TerminalError.cannotInitialise(term: term)
+        }
+        set_term(screen)
+        Restoration.isActive = true
+
+        cbreak()
+        noecho()
+        nonl()
+        let window = CNcurses_stdscr()
+        keypad(window, true)
+        intrflush(window, false)
+        curs_set(0)
+        set_escdelay(25)
+
+        let environment = getenv("NO_COLOR").map { String(cString: $0) } ?? ""
+        let palette: Palette
+        if !environment.isEmpty || !has_colors() {
+            palette = .attributesOnly
+        } else {
+            palette = highContrast ? .highContrast : .normal
+        }
+        return Terminal(screen: screen, isUnicode: Self.localeIsUTF8(), attributes: palette.install())
+    }
+
+    private init(screen: OpaquePointer, isUnicode: Bool, attributes: [Style: Int32]) {
+        self.screen = screen
+        self.isUnicode = isUnicode
+        self.attributes = attributes
+    }
+
+    deinit { close() }
+
+    /// The terminal's current size; re-read it after `readKey` returns `.resize`.
+    public var size: Size {
+        guard isOpen else { return Size(columns: 0, rows: 0) }
+        var rows: Int32 = 0, columns: Int32 = 0
+        CNcurses_getmaxyx(CNcurses_stdscr(), &rows, &columns)
+        return Size(columns: Int(max(0, columns)), rows: Int(max(0, rows)))
+    }
+
+    /// Waits for the next key. A terminal resize arrives as `.resize`.
+    ///
+    /// When input is gone for good (the terminal hung up), the process gets SIGHUP, which restores the terminal and ends it.
+    public func readKey() -> Key {
+        var failures = 0
+        while true {
+            var value: wint_t = 0
+            let result = get_wch(&value)
+            if result == KEY_CODE_YES {
+                failures = 0
+                if let key = Self.functionKey(Int32(bitPattern: value)) { return key }
+                continue  // a key the console does not use (F1, Insert…)
+            }
+            if result == OK {
+                return Self.characterKey(UInt32(value))
+            }
+            // ERR: interrupted by a signal (retry), or input closed (hang up after a few tries).
+            if errno == EINTR { continue }
+            failures += 1
+            if failures >= 20 {
+                raise(SIGHUP)
+                failures = 0
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Replaces what is on the screen with `screen`: every cell with its style, then one refresh.
+    public func draw(_ screen: ScreenBuffer) {
+        guard isOpen else { return }
+        let size = self.size
+        erase()
+        for (rowIndex, row) in screen.rows.prefix(size.rows).enumerated() {
+            var column = 0
+            var runStart = 0
+            var runText = ""
+            var runStyle: Style? = nil
+            var runColumns = 0
+
+            func flush() {
+                guard let style = runStyle, !runText.isEmpty else { return }
+                let available = size.columns - runStart
+                guard available > 0 else { return }
+                attrset(attributes[style] ?? 0)
+                mvaddstr(Int32(rowIndex), Int32(runStart), runColumns > available ? Self.clip(runText, to: available) : runText)
+                attrset(0)
+            }
+
+            for cell in row {
+                defer { column += 1 }
+                if cell.character == ScreenBuffer.continuation {
+                    // Second column of a wide character: the terminal already advanced past it.
+                    // In ASCII mode the wide character became one '?', so pad with another to keep columns aligned.
+                    if !isUnicode {
+                        if runStyle != cell.style { flush(); runStart = column; runText = ""; runColumns = 0; runStyle = cell.style }
+                        runText += "?"
+                        runColumns += 1
+                    }
+                    continue
+                }
+                if runStyle != cell.style {
+                    flush()
+                    runStart = column
+                    runText = ""
+                    runColumns = 0
+                    runStyle = cell.style
+                }
+                let text = isUnicode ? Self.printable(cell.character) : Self.ascii(cell.character)
+                runText += text
+                runColumns += isUnicode ? ScreenBuffer.columns(cell.character) : text.count
+            }
+            flush()
+        }
+        refresh()
+    }
+
+    /// Gives the terminal back (endwin). Safe to call more than once.
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
+        attrset(0)
+        endwin()
+        Restoration.isActive = false
+        Restoration.uninstall()
+        fflush(nil)
+    }
+
+    // MARK: - Keys
+
+    private static func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_HOME, KEY_A1: return .home
+        case KEY_END, KEY_C1: return .end
+        case KEY_PPAGE, KEY_A3: return .pageUp
+        case KEY_NPAGE, KEY_C3: return .pageDown
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        case KEY_BTAB: return .tab
+        case KEY_RESIZE: return .resize
+        default: return nil
+        }
+    }
+
+    private static func characterKey(_ value: UInt32) -> Key {
+        switch value {
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 8, 127: return .backspace
+        case 9: return .tab
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return .character("?") }
+            return .character(Character(scalar))
+        }
+    }
+
+    // MARK: - Characters
+
+    /// Control characters would move the cursor (a newline clears the rest of the line); draw them as spaces.
+    private static func printable(_ character: Character) -> String {
+        if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
+           scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+            return " "
+        }
+        return String(character)
+    }
+
+    /// The ASCII stand-in for `character` when the locale cannot show Unicode.
+    static func ascii(_ character: Character) -> String {
+        if character.isASCII { return printable(character) }
+        switch character {
+        case "─", "━", "═", "╌", "┄": return "-"
+        case "│", "┃", "║", "╎", "┆": return "|"
+        case "┌", "┐", "└", "┘", "├", "┤", "┬", "┴", "┼",
+             "╭", "╮", "╰", "╯", "┏", "┓", "┗", "┛", "╔", "╗", "╚", "╝", "╠", "╣", "╦", "╩", "╬":
+            return "+"
+        case "→", "▶", "►", "⟶": return ">"
+        case "←", "◀", "◄", "⟵": return "<"
+        case "↑", "▲": return "^"
+        case "↓", "▼": return "v"
+        case "✓", "✔": return "v"
+        case "✗", "✘", "×": return "x"
+        case "•", "·", "●": return "*"
+        case "…": return "..."
+        case "\u{A0}": return " "
+        default: return "?"
+        }
+    }
+
+    /// The longest prefix of `text` that fits in `columns` terminal columns.
+    private static func clip(_ text: String, to columns: Int) -> String {
+        var result = ""
+        var used = 0
+        for character in text {
+            let width = ScreenBuffer.columns(character)
+            if used + width > columns { break }
+            result.append(character)
+            used += width
+        }
+        return result
+    }
+
+    private static func localeIsUTF8() -> Bool {
+        if let codeset = nl_langinfo(nl_item(CODESET)) {
+            let name = String(cString: codeset).lowercased().filter { $0 != "-" }
+            return name == "utf8"
+        }
+        return false
+    }
+}
+
+// MARK: - Colours
+
+/// How styles become curses attributes.
+private enum Palette {
+    case normal, highContrast, attributesOnly
+
+    /// Sets up colour pairs (when colours are used) and returns the attribute for every style.
+    func install() -> [Style: Int32] {
+        let bold = CNcurses_A_BOLD(), reverse = CNcurses_A_REVERSE(), dim = CNcurses_A_DIM(), underline = CNcurses_A_UNDERLINE()
+        if self == .attributesOnly {
+            var table: [Style: Int32] = [:]
+            for style in Style.allCases {
+                switch style {
+                case .normal, .border, .client, .proxy, .origin, .passed: table[style] = 0
+                case .dim, .note, .skipped: table[style] = dim
+                case .title: table[style] = bold | underline
+                case .accent: table[style] = bold
+                case .selected: table[style] = reverse
+                case .deciding: table[style] = reverse | bold
+                case .failed, .rejected: table[style] = bold
+                case .accepted: table[style] = bold
+                case .leaked: table[style] = bold | underline
+                case .warning: table[style] = underline
+                }
+            }
+            return table
+        }
+
+        start_color()
+        // -1 is the terminal's own background (and foreground); without use_default_colors fall back to black/white.
+        let defaults = use_default_colors() == OK
+        let background: Int16 = defaults ? -1 : Int16(COLOR_BLACK)
+        let foreground: Int16 = defaults ? -1 : Int16(COLOR_WHITE)
+        // COLORS is a C global Swift 6 rejects (no shim); terminfo's "colors" is the value ncurses copies into it.
+        let bright = self == .highContrast && tigetnum("colors") >= 16
+
+        func colour(_ base: Int32) -> Int16 { Int16(bright ? base + 8 : base) }
+
+        var table: [Style: Int32] = [:]
+        for (index, style) in Style.allCases.enumerated() {
+            let pair = Int16(index + 1)
+            var fg = foreground
+            var attributes: Int32 = 0
+            switch style {
+            case .normal: break
+            case .dim, .note, .skipped: attributes = self == .highContrast ? 0 : dim
+            case .title, .accent: fg = colour(COLOR_YELLOW); attributes = bold
+            case .border: fg = self == .highContrast ? foreground : colour(COLOR_CYAN); attributes = self == .highContrast ? bold : dim
+            case .selected: attributes = reverse
+            case .deciding: fg = colour(COLOR_YELLOW); attributes = reverse | bold
+            case .client: fg = colour(COLOR_CYAN)
+            case .proxy: fg = colour(COLOR_MAGENTA)
+            case .origin: fg = colour(COLOR_BLUE)
+            case .passed: fg = colour(COLOR_GREEN)
+            case .accepted: fg = colour(COLOR_GREEN); attributes = bold
+            case .failed: fg = colour(COLOR_RED)
+            case .rejected, .leaked: fg = colour(COLOR_RED); attributes = bold
+            case .warning: fg = colour(COLOR_YELLOW)
+            }
+            if self == .highContrast {
+                attributes |= bold
+                if style == .selected || style == .deciding { attributes = reverse | bold }
+            }
+            // init_pair fails when the terminal has fewer pairs (COLOR_PAIRS, another global); then attributes alone.
+            if init_pair(pair, fg, background) == OK {
+                attributes |= CNcurses_COLOR_PAIR(Int32(pair))
+            }
+            table[style] = attributes
+        }
+        return table
+    }
+}
+
+// MARK: - Restoring the terminal
+
+/// Puts the terminal back on exit and on fatal signals, then lets the signal do what it did before
+/// (so ^C still ends the program and a crash still reaches the backtracer).
+private enum Restoration {
+    /// Whether curses mode may be on; read from signal handlers and the exit handler.
+    nonisolated(unsafe) static var isActive = false
+    nonisolated(unsafe) static var installed = false
+    nonisolated(unsafe) static var exitHandlerInstalled = false
+
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS, SIGFPE]
+    static let slots = 65
+    /// The actions in place before ours, indexed by signal number; allocated once, never freed, so a handler can read it.
+    nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = {
+        let pointer = UnsafeMutablePointer<sigaction>.allocate(capacity: slots)
+        pointer.initialize(repeating: sigaction(), count: slots)
+        return pointer
+    }()
+
+    static func install() {
+        if !exitHandlerInstalled {
+            exitHandlerInstalled = true
+            atexit {
+                if Restoration.isActive, !isendwin() { endwin() }
+                Restoration.isActive = false
+            }
+        }
+        guard !installed else { return }
+        installed = true
+        let restore = previous
+        for signal in signals where Int(signal) < slots {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                if Restoration.isActive {
+                    Restoration.isActive = false
+                    endwin()
+                }
+                if signal >= 0, Int(signal) < Restoration.slots {
+                    sigaction(signal, Restoration.previous + Int(signal), nil)
+                } else {
+                    Glibc.signal(signal, SIG_DFL)
+                }
+                raise(signal)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(signal, &action, restore + Int(signal))
+        }
+    }
+
+    static func uninstall() {
+        guard installed else { return }
+        installed = false
+        for signal in signals where Int(signal) < slots {
+            sigaction(signal, previous + Int(signal), nil)
+        }
+    }
+}

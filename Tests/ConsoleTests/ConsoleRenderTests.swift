@@ -1,0 +1,82 @@
+import Console
+import Foundation
+import Simulation
+import Testing
+
+/// The console's screens, drawn without a terminal: golden text at 80×24 and 120×40, and the styles
+/// that carry meaning. Re-record with `MITMSIM_RECORD_GOLDEN=1 swift test`.
+struct ConsoleRenderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let catalog = try! ScenarioLoader.loadAll(
+        in: root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios").path)
+
+    /// A walkthrough of `id`, run for real, pointed at the client's decision.
+    static func walkthrough(_ id: String) -> ConsoleState {
+        var state = ConsoleState(catalog: catalog)
+        state.scenario = catalog.first { $0.id == id }
+        ConsoleApp.perform(.run, on: &state)
+        state.step = state.decidingStep ?? 0
+        return state
+    }
+
+    static func expectGolden(_ screen: ScreenBuffer, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = root.appendingPathComponent("Golden/\(name).txt")
+        if ProcessInfo.processInfo.environment["MITMSIM_RECORD_GOLDEN"] == "1" {
+            try (screen.text + "\n").write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let recorded = try #require(try? String(contentsOf: file, encoding: .utf8), "no golden \(file.path): record with MITMSIM_RECORD_GOLDEN=1",
+                                    sourceLocation: sourceLocation)
+        #expect(screen.text + "\n" == recorded, "\(Self.diff(recorded, screen.text + "\n"))", sourceLocation: sourceLocation)
+    }
+
+    static func diff(_ recorded: String, _ now: String) -> String {
+        let old = recorded.components(separatedBy: "\n"), new = now.components(separatedBy: "\n")
+        return (0..<max(old.count, new.count)).compactMap { index in
+            let before = old[safe: index], after = new[safe: index]
+            return before == after ? nil : "line \(index + 1):\n  recorded: \(before ?? "")\n  now:      \(after ?? "")"
+        }.joined(separator: "\n")
+    }
+
+    static let lessons = ["02-forged-untrusted-ca", "03-installed-attacker-ca", "12-certificate-pin-vs-installed-ca"]
+
+    @Test(arguments: lessons, [Size(columns: 80, rows: 24), Size(columns: 120, rows: 40)])
+    func theWalkthroughReadsAsRecorded(_ id: String, size: Size) throws {
+        try Self.expectGolden(render(Self.walkthrough(id), size: size), "\(id)-\(size.columns)x\(size.rows)")
+    }
+
+    @Test(arguments: [Size(columns: 80, rows: 24), Size(columns: 120, rows: 40)])
+    func theLessonListReadsAsRecorded(size: Size) throws {
+        try Self.expectGolden(render(ConsoleState(catalog: Self.catalog), size: size), "picker-\(size.columns)x\(size.rows)")
+    }
+
+    @Test func theDecidingStepAndTheVerdictCarryTheirStyles() throws {
+        var state = Self.walkthrough("02-forged-untrusted-ca")
+        state.step = 0  // so the deciding row is not the highlighted current row
+        let screen = render(state, size: Size(columns: 120, rows: 40))
+        let lines = screen.text.components(separatedBy: "\n")
+        let judged = try #require(lines.firstIndex { $0.contains("REJECTED the chain") })
+        #expect(screen.style(at: judged, 2) == .deciding)
+        let verdict = try #require(lines.lastIndex { $0.hasPrefix(" REJECTED at chainTrust") })
+        #expect(screen.style(at: verdict, 2) == .rejected)
+        let failedStep = try #require(lines.firstIndex { $0.contains("[FAIL] chainTrust") })
+        let column = lines[failedStep].distance(from: lines[failedStep].startIndex, to: lines[failedStep].range(of: "[FAIL]")!.lowerBound)
+        #expect(screen.style(at: failedStep, column) == .deciding)
+    }
+
+    @Test func aLeakIsShownInTheLeakStyle() throws {
+        let screen = render(Self.walkthrough("03-installed-attacker-ca"), size: Size(columns: 80, rows: 24))
+        let lines = screen.text.components(separatedBy: "\n")
+        let last = lines.count - 1
+        let column = lines[last].distance(from: lines[last].startIndex, to: try #require(lines[last].range(of: "The attacker read the password")).lowerBound)
+        #expect(screen.style(at: last, column) == .leaked)
+    }
+
+    @Test func aSmallTerminalIsToldSo() {
+        #expect(render(ConsoleState(catalog: Self.catalog), size: Size(columns: 60, rows: 15)).text.hasPrefix("Terminal too small: 60×15."))
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

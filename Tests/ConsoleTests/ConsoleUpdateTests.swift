@@ -1,0 +1,100 @@
+import Console
+import Foundation
+import Policies
+import Simulation
+import Testing
+
+/// Keys in, state out: the console's behaviour without a terminal (runs are real).
+struct ConsoleUpdateTests {
+    /// Applies keys as the app would, doing each effect.
+    static func press(_ keys: [Key], _ state: inout ConsoleState) {
+        for key in keys {
+            if let effect = update(&state, key), effect != .quit { ConsoleApp.perform(effect, on: &state) }
+        }
+    }
+
+    static func characters(_ text: String) -> [Key] { text.map(Key.character) }
+
+    @Test func openingALessonAndSwitchingToCertificatePinningFlipsTheVerdict() throws {
+        var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
+        Self.press(Self.characters("/installed") + [.enter], &state)
+        #expect(state.scenario?.id == "03-installed-attacker-ca")
+        #expect(render(state, size: Size(columns: 80, rows: 24)).text.contains("ACCEPTED at chainTrust"))
+
+        Self.press([.character("P")], &state)
+        let pins = ["bank-leaf"].compactMap { id in state.scenario.map { AttackChoiceIndex.index(of: id, in: $0) } }.first!
+        Self.press(Array(repeating: .down, count: pins) + [.character(" "), .character("q"), .character("p"), .character("p")], &state)
+
+        #expect(state.scenario?.client.policy.pinningMode == .certificate)
+        #expect(state.report?.verdict == "REJECTED at pinnedAnchors")
+        let screen = render(state, size: Size(columns: 80, rows: 24)).text
+        #expect(screen.contains("REJECTED at pinnedAnchors"))
+        #expect(state.change == "pinning mode publicKey → certificate: REJECTED at pinnedAnchors (was REJECTED at pinnedPublicKeyMatch)")
+        #expect(screen.contains("pinning mode publicKey → certificate: REJECTED at pinnedAnchors"))
+    }
+
+    @Test func jumpingToTheDecidingStepLandsOnTheClientsVerdict() {
+        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        Self.press([.home, .character("j")], &state)
+        #expect(state.report?.events[state.step].actor == .client)
+        #expect(state.step == state.decidingStep)
+    }
+
+    @Test func theAttackerViewShowsThePasswordOrOnlyCiphertext() {
+        var leaked = ConsoleRenderTests.walkthrough("03-installed-attacker-ca")
+        Self.press([.character("x")], &leaked)
+        #expect(render(leaked, size: Size(columns: 80, rows: 24)).text.contains("password=hunter2"))
+
+        var passthrough = ConsoleRenderTests.walkthrough("04-passthrough")
+        Self.press([.character("x")], &passthrough)
+        #expect(render(passthrough, size: Size(columns: 80, rows: 24)).text.contains("ciphertext only:"))
+    }
+
+    @Test func theInspectorMarksWhatTheForgeryChanged() {
+        var state = ConsoleRenderTests.walkthrough("03-installed-attacker-ca")
+        Self.press([.character("i")], &state)
+        let text = render(state, size: Size(columns: 120, rows: 40)).text
+        #expect(text.contains("≠ issuer"))
+        #expect(text.contains("  SAN      bank.test"), "the forged leaf copies the names")
+    }
+
+    @Test func aMatrixCellLoadsItsPolicyIntoTheWalkthrough() {
+        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        Self.press([.character("m")], &state)
+        #expect(state.matrix != nil)
+        // Row 1 is: pinning mode none, A=N, V=Y, pin the leaf.
+        Self.press([.down, .enter], &state)
+        #expect(state.screen == .walkthrough)
+        #expect(state.scenario?.client.policy.pinnedCertificates == ["bank-leaf"])
+        #expect(state.change?.hasPrefix("matrix cell: none A=N V=Y pin leaf, none") == true)
+    }
+
+    @Test func classroomModeHidesTheVerdictUntilThePredictionAndKeepsScore() {
+        var state = ConsoleState(catalog: ConsoleRenderTests.catalog, classroom: true)
+        state.scenario = ConsoleRenderTests.catalog.first { $0.id == "02-forged-untrusted-ca" }
+        ConsoleApp.perform(.run, on: &state)
+        #expect(state.awaitingPrediction)
+        #expect(render(state, size: Size(columns: 80, rows: 24)).text.contains("Will the client accept this chain? (y/n)"))
+        #expect(!render(state, size: Size(columns: 80, rows: 24)).text.contains("REJECTED at chainTrust"))
+        Self.press([.character("n")], &state)
+        #expect(state.score.right == 1 && state.score.asked == 1)
+        #expect(render(state, size: Size(columns: 80, rows: 24)).text.contains("REJECTED at chainTrust"))
+    }
+
+    @Test func helpListsEveryKeyAndQuitLeavesFromTheList() {
+        var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
+        Self.press([.character("?")], &state)
+        let help = render(state, size: Size(columns: 80, rows: 24)).text
+        for key in ["j", "a", "d", "p", "P", "A", "x", "i", "m"] { #expect(help.contains("\n  \(key) ") || help.contains("  \(key)  ")) }
+        Self.press([.character("q")], &state)
+        #expect(!state.showHelp)
+        #expect(update(&state, .character("q")) == .quit)
+    }
+}
+
+/// Where a certificate id sits in the pin checklist (authorities first, then leaves).
+enum AttackChoiceIndex {
+    static func index(of id: String, in scenario: Scenario) -> Int {
+        (scenario.world.authorities.map(\.id) + scenario.world.leaves.map(\.id)).firstIndex(of: id) ?? 0
+    }
+}
