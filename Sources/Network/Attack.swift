@@ -19,7 +19,7 @@ public enum Attack: Sendable {
     case present(chain: [Certificate], key: PrivateKey, note: String)
 
     /// Terminating attacks decrypt; passthrough does not.
-    var terminatesTLS: Bool {
+    public var terminatesTLS: Bool {
         if case .passthrough = self { return false }
         return true
     }

@@ -14,9 +14,13 @@ public final class InterceptingProxy: @unchecked Sendable {
     private let recorded = Locked<[InterceptedFlow]>([])
     private var listener: Listener!
 
+    private let onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
+
     /// - Parameter routes: where each host really lives (a loopback port): the proxy's upstream.
+    /// - Parameter onFlowEnd: called on the connection's thread when a connection is done (a live lab log).
     public init(attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory,
-                keyLog: KeyLog? = nil, port: UInt16 = 0) throws {
+                keyLog: KeyLog? = nil, port: UInt16 = 0, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil) throws {
+        self.onFlowEnd = onFlowEnd
         self.attack = attack
         self.routes = routes
         self.log = log
@@ -45,6 +49,7 @@ public final class InterceptingProxy: @unchecked Sendable {
         let stream = log.makeStream(.proxy)
         // Published at once and updated as it goes: what the attacker read is visible the moment it is read.
         let flow = FlowRecord(in: recorded)
+        defer { onFlowEnd?(flow.current) }
         do {
             let connectHost = try Self.acceptConnect(socket)
             if attack.terminatesTLS {

@@ -5,12 +5,16 @@ import PKI
 public enum PKIExport {
     /// Returns the paths written. Keys and the `.p12` are 0600; every file is written atomically.
     public static func write(_ scenario: Scenario, to directory: String) throws -> [String] {
+        try write(scenario, world: World(scenario.world, clock: scenario.clock), to: directory)
+    }
+
+    /// Writes `world`, already built for `scenario` (the lab exports the certificates its servers use).
+    public static func write(_ scenario: Scenario, world: World, to directory: String) throws -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw PKIError.cannotWrite(path: directory, reason: "cannot create the directory")
         }
-        let world = try World(scenario.world, clock: scenario.clock)
         var written: [String] = []
         func path(_ name: String) -> String {
             let full = directory + "/" + name

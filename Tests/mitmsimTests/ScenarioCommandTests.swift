@@ -107,3 +107,39 @@ struct ScenarioCommandTests {
         #expect(try String(contentsOfFile: directory + "/pins.txt", encoding: .utf8).contains(certificate.publicKeyPin))
     }
 }
+
+/// `mitmsim lab` as a teacher starts it: commands printed, ^C stops it and keeps the files.
+struct LabCommandTests {
+    @Test func theLabPrintsItsCommandsAndStopsCleanlyOnInterruptKeepingItsFiles() throws {
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-cli-\(UUID().uuidString)"
+        let output = NSTemporaryDirectory() + "mitmsim-lab-cli-\(UUID().uuidString).txt"
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        FileManager.default.createFile(atPath: output, contents: nil)
+        let process = Process()
+        process.executableURL = CommandLine.binary
+        process.arguments = ["lab", "--dir", directory, "--scenarios", ScenarioCommandTests.scenarios]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = process.standardOutput
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        var printed = ""
+        for _ in 0..<250 where !printed.contains("^C stops the lab.") {
+            usleep(20_000)
+            printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        }
+        #expect(printed.contains("curl --proxy http://127.0.0.1:"))
+        #expect(printed.contains("--pinnedpubkey 'sha256//"))
+        #expect(printed.contains("like AFSecurityPolicy: allowInvalidCertificates YES, validatesDomainName NO"))
+        process.interrupt()
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("stopped; the files in \(directory)/ are kept."))
+        #expect(FileManager.default.fileExists(atPath: directory + "/pins.txt"))
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Simulation
+
+extension MitmSim {
+    struct LabCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "lab",
+            abstract: "A live bank and attacker on 127.0.0.1 for real clients: curl, openssl s_client, Python.",
+            discussion: "Prints ready-to-paste commands, then one line per intercepted connection until ^C. The files in --dir are kept.")
+
+        @OptionGroup var options: ScenarioOptions
+
+        @Argument(help: "The lesson whose world to use (default: the first lesson with a forging attacker).")
+        var scenario: String?
+
+        @Option(help: "The attacker's port on 127.0.0.1 (default: a free one).")
+        var port: UInt16 = 0
+
+        @Option(help: "Where to write the certificates, keys, .p12 and pins.")
+        var dir: String = "mitmsim-lab"
+
+        func run() throws {
+            let lesson = try scenario.map(options.load) ?? options.loadAll().first { $0.attacker.attack == .forge }
+            guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
+            let lab: Lab
+            do {
+                lab = try Lab(lesson, directory: dir, port: port) { line in
+                    print("[flow] \(line)")
+                    fflush(nil)
+                }
+            } catch {
+                throw BadInput("\(error)")
+            }
+            print("mitmsim lab: world of '\(lesson.id)'. Bank \(lesson.server.host) on 127.0.0.1:\(lab.originPort); "
+                  + "attacker on 127.0.0.1:\(lab.proxyPort) (transparent TLS and HTTP CONNECT). Files in \(dir)/.")
+            print("Everything listens on 127.0.0.1 only. Paste any of these in another terminal:\n")
+            for (index, command) in lab.commands.enumerated() {
+                print("\(index + 1). \(command.title)")
+                print("   like AFSecurityPolicy: \(command.policy); expect: \(command.expected)")
+                print("   \(command.line)\n")
+            }
+            print("Intercepted connections appear below. ^C stops the lab.")
+            fflush(nil)
+            Self.waitForInterrupt()
+            lab.stop()
+            print("\nmitmsim lab: stopped; the files in \(dir)/ are kept.")
+        }
+
+        /// Blocks until SIGINT or SIGTERM, which then stop the lab instead of killing the process.
+        static func waitForInterrupt() {
+            let stopped = DispatchSemaphore(value: 0)
+            let sources = [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { stopped.signal() }
+                source.resume()
+                return source
+            }
+            stopped.wait()
+            sources.forEach { $0.cancel() }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Simulation
+import Testing
+
+/// The classroom lab against real clients: the commands it prints, run as printed by curl, openssl and
+/// Python (CI installs them). Every client process is waited for; the lab is stopped at the end.
+@Suite(.serialized) struct LabTests {
+    final class Log: @unchecked Sendable {
+        private var lines: [String] = []
+        private let lock = NSLock()
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
+    struct Outcome {
+        let status: Int32
+        let output: String
+    }
+
+    /// Runs one printed command line in bash, as a teacher would paste it.
+    static func paste(_ line: String) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", line]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    func withLab(_ body: (Lab, Log) throws -> Void) throws {
+        let scenario = try #require(CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
+            .first { $0.attacker.attack == .forge })
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = Log()
+        let lab = try Lab(scenario, directory: directory) { log.append($0) }
+        defer { lab.stop() }
+        try body(lab, log)
+    }
+
+    func command(_ lab: Lab, _ title: String) throws -> String {
+        try #require(lab.commands.first { $0.title.hasPrefix(title) }, "no command '\(title)'").line
+    }
+
+    /// The lab logs a connection when it ends, a moment after the client exits.
+    func eventually(_ log: Log, contains text: String) -> Bool {
+        for _ in 0..<100 where !log.all.contains(where: { $0.contains(text) }) { usleep(20_000) }
+        return log.all.contains { $0.contains(text) }
+    }
+
+    @Test func curlTrustingTheRealRootRefusesTheAttackerWithExit60AndTheBankGetsNothing() throws {
+        try withLab { lab, log in
+            let outcome = try Self.paste(command(lab, "curl through the attacker, trusting only the real root"))
+            #expect(outcome.status == 60, "\(outcome.output)")
+            #expect(eventually(log, contains: "the client REFUSED it"))
+            #expect(lab.requestsReceived.isEmpty)
+        }
+    }
+
+    @Test func curlDashKHandsThePasswordToTheAttacker() throws {
+        try withLab { lab, log in
+            let outcome = try Self.paste(command(lab, "curl -k through the attacker"))
+            #expect(outcome.status == 0)
+            #expect(outcome.output.contains("Welcome back, alice"))
+            #expect(eventually(log, contains: "STOLEN password 'hunter2'"))
+        }
+    }
+
+    @Test func curlDashKWithThePinnedKeyStillRefusesWithExit90() throws {
+        try withLab { lab, _ in
+            let outcome = try Self.paste(command(lab, "curl -k with the real leaf's key pinned"))
+            #expect(outcome.status == 90, "\(outcome.output)")
+            #expect(lab.requestsReceived.isEmpty)
+        }
+    }
+
+    @Test func curlStraightToTheBankIsAccepted() throws {
+        try withLab { lab, _ in
+            let outcome = try Self.paste(command(lab, "curl straight to the bank"))
+            #expect(outcome.status == 0, "\(outcome.output)")
+            #expect(lab.requestsReceived == ["POST /login"])
+        }
+    }
+
+    @Test func opensslReportsTheVerifyErrorForTheAttackersChain() throws {
+        try withLab { lab, _ in
+            let refused = try Self.paste(command(lab, "openssl s_client against the attacker, trusting the real root"))
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("self-signed certificate in certificate chain"), "\(refused.output)")
+            let installed = try Self.paste(command(lab, "openssl s_client trusting the attacker's CA"))
+            #expect(installed.output.contains("Verify return code: 0 (ok)"), "\(installed.output)")
+        }
+    }
+
+    @Test func pythonTrustingTheRealRootRaisesAVerificationError() throws {
+        try withLab { lab, log in
+            let refused = try Self.paste(command(lab, "Python urllib through the attacker, trusting the real root"))
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("CERTIFICATE_VERIFY_FAILED"), "\(refused.output)")
+            let careless = try Self.paste(command(lab, "Python urllib with CERT_NONE"))
+            #expect(careless.output.contains("Welcome back, alice"))
+            #expect(eventually(log, contains: "STOLEN password 'hunter2'"))
+        }
+    }
+}
