@@ -17,6 +17,22 @@ public enum ConsoleApp {
         }
     }
 
+    /// The live lab's screen: redraws as connections come in, until q.
+    /// - Parameter flows: the lab's log so far; read between keys.
+    public static func runLab(_ view: ConsoleState.LabView, flows: @escaping () -> [String]) throws {
+        let terminal = try Terminal.open()
+        defer { terminal.close() }
+        var state = ConsoleState(catalog: [])
+        state.lab = view
+        state.screen = .lab
+        while true {
+            state.lab?.flows = flows()
+            terminal.draw(render(state, size: terminal.size))
+            guard let key = terminal.readKey(waitingAtMost: 200) else { continue }
+            if update(&state, key) == .quit { return }
+        }
+    }
+
     /// Does the work `update` asked for: a real run of the lesson, or the matrix.
     public static func perform(_ effect: Effect, on state: inout ConsoleState) {
         guard let scenario = state.scenario else { return }

@@ -4,10 +4,23 @@ import Simulation
 
 /// Everything the console shows, as a value: `update` changes it, `render` draws it, nothing else.
 public struct ConsoleState: Sendable {
-    public enum Screen: Sendable, Equatable { case picker, walkthrough, attacker, inspector, matrix, pins }
+    public enum Screen: Sendable, Equatable { case picker, walkthrough, attacker, inspector, matrix, pins, lab }
+
+    /// What the live lab shows: where it runs, the commands to paste, and each intercepted connection.
+    public struct LabView: Sendable {
+        public var title: String
+        public var commands: [Lab.Command]
+        public var flows: [String] = []
+
+        public init(title: String, commands: [Lab.Command]) {
+            self.title = title
+            self.commands = commands
+        }
+    }
 
     public var screen: Screen = .picker
     public var showHelp = false
+    public var lab: LabView?
     public let catalog: [Scenario]
     /// The picker's filter (typed after `/`) and the selected row among the filtered lessons.
     public var filter = ""

@@ -23,6 +23,7 @@ public func render(_ state: ConsoleState, size: Size) -> ScreenBuffer {
         case .inspector: canvas.inspector(state)
         case .matrix: canvas.matrix(state)
         case .pins: canvas.pins(state)
+        case .lab: canvas.lab(state)
         }
     }
     return canvas.screen
@@ -349,6 +350,27 @@ struct Canvas {
         }
         if let change = state.change { screen.put(change, row: height - 2, column: 1, style: .accent) }
         footer("↑/↓ move   Space pin/unpin   q back")
+    }
+
+    // MARK: - Live lab
+
+    mutating func lab(_ state: ConsoleState) {
+        guard let lab = state.lab else { return }
+        header("classroom lab: " + lab.title)
+        var row = 1
+        for (index, command) in lab.commands.enumerated() where row < height / 2 {
+            screen.put("\(index + 1). \(command.title)", row: row, column: 1, style: .accent)
+            screen.put("like \(command.policy); expect \(command.expected)", row: row + 1, column: 4, style: .dim)
+            row += 2
+        }
+        rule(row, "intercepted connections, newest last")
+        let room = height - row - 2
+        for (offset, flow) in lab.flows.suffix(room).enumerated() {
+            let style: Style = flow.contains("STOLEN") ? .leaked : flow.contains("REFUSED") ? .rejected : .normal
+            screen.put(flow, row: row + 1 + offset, column: 1, style: style)
+        }
+        if lab.flows.isEmpty { screen.put("none yet: paste a command in another terminal", row: row + 1, column: 1, style: .dim) }
+        footer("the full commands are printed in the terminal that started the lab and in commands.txt   q stop the lab")
     }
 
     // MARK: - Help

@@ -89,6 +89,20 @@ public final class Terminal {
         return Size(columns: Int(max(0, columns)), rows: Int(max(0, rows)))
     }
 
+    /// The next key if one comes within `milliseconds`, else nil: for screens that change on their own
+    /// (the live lab), which redraw between keys.
+    public func readKey(waitingAtMost milliseconds: Int32) -> Key? {
+        let window = CNcurses_stdscr()
+        wtimeout(window, milliseconds)
+        defer { wtimeout(window, -1) }
+        var value: wint_t = 0
+        switch get_wch(&value) {
+        case KEY_CODE_YES: return Self.functionKey(Int32(bitPattern: value))
+        case OK: return Self.characterKey(UInt32(value))
+        default: return nil
+        }
+    }
+
     /// Waits for the next key. A terminal resize arrives as `.resize`.
     ///
     /// When input is gone for good (the terminal hung up), the process gets SIGHUP, which restores the terminal and ends it.

@@ -30,6 +30,7 @@ public func update(_ state: inout ConsoleState, _ key: Key) -> Effect? {
         return nil
     case .matrix: return updateMatrix(&state, key)
     case .pins: return updatePins(&state, key)
+    case .lab: return key == .character("q") || key == .escape ? .quit : nil
     }
 }
 

@@ -17,7 +17,8 @@ public final class Lab: @unchecked Sendable {
 
     public let scenario: Scenario
     public let directory: String
-    public let files: [String]
+    /// Everything written to `directory`: the PKI and `commands.txt`.
+    public private(set) var files: [String] = []
     private let world: World
     private let attack: Attack
     private let origin: OriginServer
@@ -46,6 +47,9 @@ public final class Lab: @unchecked Sendable {
             origin.stop()
             throw error
         }
+        let listing = commands.enumerated().map { "# \($0.offset + 1). \($0.element.title)\n# like \($0.element.policy); expect \($0.element.expected)\n\($0.element.line)\n" }
+        try Data(listing.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: directory + "/commands.txt"), options: .atomic)
+        files.append(directory + "/commands.txt")
     }
 
     public func stop() {
@@ -60,7 +64,7 @@ public final class Lab: @unchecked Sendable {
         return attacker.map { .forge(authority: $0) } ?? .selfSigned
     }
 
-    /// "bank.test: presented 'forged bank-leaf' -> 'attacker-ca'; the client accepted; READ …password=hunter2".
+    /// "bank.test: presented 'forged bank-leaf' -> 'attacker-ca'; the client ACCEPTED it; STOLEN password 'hunter2'; READ POST /login …".
     static func describe(_ flow: InterceptedFlow, secret: String) -> String {
         let host = flow.host ?? "(no server name)"
         guard !flow.presentedChain.isEmpty else {
@@ -76,8 +80,8 @@ public final class Lab: @unchecked Sendable {
         }
         line += "the client ACCEPTED it"
         let request = String(decoding: flow.plaintextFromClient, as: UTF8.self)
-        if let first = request.components(separatedBy: "\r\n").first, !first.isEmpty { line += "; READ \(first)" }
         if !secret.isEmpty, request.contains(secret) { line += "; STOLEN password '\(secret)'" }
+        if let first = request.components(separatedBy: "\r\n").first, !first.isEmpty { line += "; READ \(first)" }
         if let failure = flow.upstreamFailure { line += "; upstream failed: \(failure)" }
         return line
     }

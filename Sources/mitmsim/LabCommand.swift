@@ -1,4 +1,5 @@
 import ArgumentParser
+import Console
 import Foundation
 import Simulation
 
@@ -17,17 +18,24 @@ extension MitmSim {
         @Option(help: "The attacker's port on 127.0.0.1 (default: a free one).")
         var port: UInt16 = 0
 
-        @Option(help: "Where to write the certificates, keys, .p12 and pins.")
+        @Option(help: "Where to write the certificates, keys, .p12, pins and commands.txt.")
         var dir: String = "mitmsim-lab"
+
+        @Flag(help: "Show the intercepted connections live in the console (q stops the lab).")
+        var tui = false
 
         func run() throws {
             let lesson = try scenario.map(options.load) ?? options.loadAll().first { $0.attacker.attack == .forge }
             guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
+            let flows = FlowLog()
             let lab: Lab
             do {
                 lab = try Lab(lesson, directory: dir, port: port) { line in
-                    print("[flow] \(line)")
-                    fflush(nil)
+                    flows.append(line)
+                    if !tui {
+                        print("[flow] \(line)")
+                        fflush(nil)
+                    }
                 }
             } catch {
                 throw BadInput("\(error)")
@@ -39,6 +47,19 @@ extension MitmSim {
                 print("\(index + 1). \(command.title)")
                 print("   like AFSecurityPolicy: \(command.policy); expect: \(command.expected)")
                 print("   \(command.line)\n")
+            }
+            if tui {
+                fflush(nil)
+                do {
+                    try ConsoleApp.runLab(ConsoleState.LabView(title: "world of '\(lesson.id)', attacker on 127.0.0.1:\(lab.proxyPort)",
+                                                                commands: lab.commands), flows: flows.lines)
+                } catch let error as TerminalError {
+                    lab.stop()
+                    throw BadInput("\(error)")
+                }
+                lab.stop()
+                print("\nmitmsim lab: stopped; the files in \(dir)/ are kept.")
+                return
             }
             print("Intercepted connections appear below. ^C stops the lab.")
             fflush(nil)
@@ -61,4 +82,14 @@ extension MitmSim {
             sources.forEach { $0.cancel() }
         }
     }
+}
+
+/// The lab's flow lines, appended from connection threads and read by the console.
+final class FlowLog: @unchecked Sendable {
+    private var all: [String] = []
+    private let lock = NSLock()
+
+    func append(_ line: String) { lock.withLock { all.append(line) } }
+
+    func lines() -> [String] { lock.withLock { all } }
 }

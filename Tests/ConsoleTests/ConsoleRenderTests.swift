@@ -80,3 +80,19 @@ struct ConsoleRenderTests {
 extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
+
+struct LabScreenTests {
+    @Test func theLabScreenListsTheCommandsAndColoursEachConnectionByWhatHappened() {
+        var state = ConsoleState(catalog: [])
+        state.screen = .lab
+        state.lab = ConsoleState.LabView(title: "world of 'x'", commands: [])
+        state.lab?.flows = ["bank.test: presented 'forged' -> 'attacker-ca'; the client REFUSED it, nothing read",
+                            "bank.test: presented 'forged' -> 'attacker-ca'; the client ACCEPTED it; STOLEN password 'hunter2'"]
+        let screen = render(state, size: Size(columns: 120, rows: 30))
+        let lines = screen.text.components(separatedBy: "\n")
+        let refused = lines.firstIndex { $0.contains("REFUSED") }!, stolen = lines.firstIndex { $0.contains("STOLEN") }!
+        #expect(screen.style(at: refused, 2) == .rejected)
+        #expect(screen.style(at: stolen, 2) == .leaked)
+        #expect(update(&state, .character("q")) == .quit)
+    }
+}

@@ -45,6 +45,30 @@ struct ConsoleEndToEndTests {
         try tmux.waitFor("the program ending with status 0") { $0.contains("EXIT=0") }
     }
 
+    @Test("The lab's console shows a stolen password live, and q stops the lab keeping its files")
+    func labConsoleShowsFlowsLive() throws {
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-tui-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tmux = try TmuxSession(columns: 110, rows: 32, command: "lab", arguments: ["--tui", "--dir", directory])
+        defer { tmux.kill() }
+        try tmux.waitFor("the lab's screen") { $0.contains("classroom lab") && $0.contains("none yet") }
+
+        let commands = try String(contentsOfFile: directory + "/commands.txt", encoding: .utf8).components(separatedBy: "\n")
+        let index = try #require(commands.firstIndex { $0.hasPrefix("# 2. curl -k through the attacker") })
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/bin/bash")
+        curl.arguments = ["-c", commands[index + 2]]
+        curl.standardOutput = FileHandle.nullDevice
+        curl.standardError = FileHandle.nullDevice
+        try curl.run()
+        curl.waitUntilExit()
+        #expect(curl.terminationStatus == 0)
+
+        try tmux.waitFor("the stolen password") { $0.contains("STOLEN password 'hunter2'") }
+        try tmux.quit()
+        #expect(FileManager.default.fileExists(atPath: directory + "/pins.txt"))
+    }
+
     @Test("A terminal too small says so, and growing it shows the walkthrough")
     func tooSmallThenResized() throws {
         let tmux = try TmuxSession(columns: 60, rows: 15, arguments: ["03-installed-attacker-ca"])
@@ -110,8 +134,8 @@ final class TmuxSession {
     let tmux: String
     private var killed = false
 
-    /// Starts `mitmsim tui ARGUMENTS --scenarios …` at the given size. `environment` overrides LANG etc. for mitmsim only.
-    init(columns: Int, rows: Int, arguments: [String], environment: [String] = [],
+    /// Starts `mitmsim tui ARGUMENTS --scenarios …` (or another subcommand) at the given size. `environment` overrides LANG etc. for mitmsim only.
+    init(columns: Int, rows: Int, command subcommand: String = "tui", arguments: [String], environment: [String] = [],
          interactiveShellAfterwards: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         guard let tmux = Self.findTmux() else {
             Issue.record("tmux is not installed: the console end-to-end tests need it (apt-get install tmux; .ci/run installs it)",
@@ -132,7 +156,7 @@ final class TmuxSession {
             variables.removeAll { $0.hasPrefix(key + "=") }
             variables.append(variable)
         }
-        let invocation = (["env"] + variables + [binary, "tui"] + arguments + ["--scenarios", ConsoleEndToEndTests.scenarios.path])
+        let invocation = (["env"] + variables + [binary, subcommand] + arguments + ["--scenarios", ConsoleEndToEndTests.scenarios.path])
             .map(Self.quote).joined(separator: " ")
         // The trap keeps the shell alive when ^C reaches the whole process group, so it can print the status;
         // a trapped (not ignored) signal is reset to the default in mitmsim.
