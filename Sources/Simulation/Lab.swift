@@ -81,7 +81,11 @@ public final class Lab: @unchecked Sendable {
         line += "the client ACCEPTED it"
         let request = String(decoding: flow.plaintextFromClient, as: UTF8.self)
         if !secret.isEmpty, request.contains(secret) { line += "; STOLEN password '\(secret)'" }
-        if let first = request.components(separatedBy: "\r\n").first, !first.isEmpty { line += "; READ \(first)" }
+        let head = request.components(separatedBy: "\r\n")
+        if let first = head.first, !first.isEmpty { line += "; READ \(first)" }
+        if let agent = head.first(where: { $0.lowercased().hasPrefix("user-agent:") }) {
+            line += " from \(agent.dropFirst("user-agent:".count).trimmingCharacters(in: .whitespaces))"
+        }
         if let failure = flow.upstreamFailure { line += "; upstream failed: \(failure)" }
         return line
     }
