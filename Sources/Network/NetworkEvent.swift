@@ -40,8 +40,6 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
         case relayed(recordsFromClient: Int, recordsFromOrigin: Int)
         case upstreamFailed(reason: String)
         case refused(reason: String)
-        /// A party closed its side of the connection.
-        case closed
         /// The peer closed (or vanished) before the exchange finished.
         case peerVanished(during: String)
     }
@@ -85,7 +83,6 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
             return "relayed \(fromClient) TLS records from the client and \(fromOrigin) from the origin without reading them"
         case .upstreamFailed(let reason): return "upstream failed: \(reason)"
         case .refused(let reason): return "refused the connection: \(reason)"
-        case .closed: return "closed the connection"
         case .peerVanished(let during): return "the peer closed the connection during \(during)"
         }
     }
