@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import Network
 import Simulation
 
 extension MitmSim {
@@ -27,11 +28,11 @@ extension MitmSim {
         func run() throws {
             let lesson = try scenario.map(options.load) ?? options.loadAll().first { $0.attacker.attack == .forge }
             guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
-            let flows = FlowLog()
+            let flows = Locked<[String]>([])  // appended from connection threads, read by the console
             let lab: Lab
             do {
                 lab = try Lab(lesson, directory: dir, port: port) { line in
-                    flows.append(line)
+                    flows.withLock { $0.append(line) }
                     if !tui {
                         print("[flow] \(line)")
                         fflush(nil)
@@ -52,7 +53,7 @@ extension MitmSim {
                 fflush(nil)
                 do {
                     try ConsoleApp.runLab(ConsoleState.LabView(title: "world of '\(lesson.id)', attacker on 127.0.0.1:\(lab.proxyPort)",
-                                                                commands: lab.commands), flows: flows.lines)
+                                                                commands: lab.commands), flows: { flows.withLock { $0 } })
                 } catch let error as TerminalError {
                     lab.stop()
                     throw BadInput("\(error)")
@@ -82,14 +83,4 @@ extension MitmSim {
             sources.forEach { $0.cancel() }
         }
     }
-}
-
-/// The lab's flow lines, appended from connection threads and read by the console.
-final class FlowLog: @unchecked Sendable {
-    private var all: [String] = []
-    private let lock = NSLock()
-
-    func append(_ line: String) { lock.withLock { all.append(line) } }
-
-    func lines() -> [String] { lock.withLock { all } }
 }

@@ -1,17 +1,11 @@
 import Foundation
+import Network
 import Simulation
 import Testing
 
 /// The classroom lab against real clients: the commands it prints, run as printed by curl, openssl and
 /// Python (CI installs them). Every client process is waited for; the lab is stopped at the end.
 @Suite(.serialized) struct LabTests {
-    final class Log: @unchecked Sendable {
-        private var lines: [String] = []
-        private let lock = NSLock()
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
-    }
-
     struct Outcome {
         let status: Int32
         let output: String
@@ -32,13 +26,13 @@ import Testing
         return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
-    func withLab(_ body: (Lab, Log) throws -> Void) throws {
+    func withLab(_ body: (Lab, Locked<[String]>) throws -> Void) throws {
         let scenario = try #require(CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
             .first { $0.attacker.attack == .forge })
         let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let log = Log()
-        let lab = try Lab(scenario, directory: directory) { log.append($0) }
+        let log = Locked<[String]>([])
+        let lab = try Lab(scenario, directory: directory) { line in log.withLock { $0.append(line) } }
         defer { lab.stop() }
         try body(lab, log)
     }
@@ -48,9 +42,10 @@ import Testing
     }
 
     /// The lab logs a connection when it ends, a moment after the client exits.
-    func eventually(_ log: Log, contains text: String) -> Bool {
-        for _ in 0..<100 where !log.all.contains(where: { $0.contains(text) }) { usleep(20_000) }
-        return log.all.contains { $0.contains(text) }
+    func eventually(_ log: Locked<[String]>, contains text: String) -> Bool {
+        let found = { log.withLock { $0.contains { $0.contains(text) } } }
+        for _ in 0..<100 where !found() { usleep(20_000) }
+        return found()
     }
 
     @Test func curlTrustingTheRealRootRefusesTheAttackerWithExit60AndTheBankGetsNothing() throws {
