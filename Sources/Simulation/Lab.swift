@@ -112,28 +112,33 @@ public final class Lab: @unchecked Sendable {
 
     public var commands: [Command] {
         let host = scenario.server.host, proxy = "127.0.0.1:\(proxyPort)", body = scenario.request.body
+        // A bank that requires a client certificate gets the app's (two-way TLS); the proxy never asks for it.
+        let client = scenario.server.requireClientCertificate ? scenario.world.clientIdentity.map { directory + "/" + $0.id } : nil
+        let curlIdentity = client.map { " --cert \($0).pem --key \($0).key" } ?? ""
+        let opensslIdentity = client.map { " -cert \($0).pem -key \($0).key" } ?? ""
+        let pythonIdentity = client.map { "; context.load_cert_chain('\($0).pem', '\($0).key')" } ?? ""
         let login = "-d '\(body)' https://\(host)/login"
         let pin = world.identity(scenario.server.leaf)!.certificate.publicKeyPin
         let python = { (context: String) in
-            "python3 -c \"import ssl, urllib.request as u; context = \(context); "
+            "python3 -c \"import ssl, urllib.request as u; context = \(context)\(pythonIdentity); "
                 + "opener = u.build_opener(u.ProxyHandler({'https': 'http://\(proxy)'}), u.HTTPSHandler(context=context)); "
                 + "print(opener.open('https://\(host)/login', data=b'\(body)').read().decode())\""
         }
         var commands = [
             Command(title: "curl through the attacker, trusting only the real root", policy: "defaultPolicy (pinning none, allowInvalidCertificates NO)",
-                    line: "curl --proxy http://\(proxy) --cacert \(legitRoot) \(login)", expected: "refused: exit 60, nothing stolen"),
+                    line: "curl\(curlIdentity) --proxy http://\(proxy) --cacert \(legitRoot) \(login)", expected: "refused: exit 60, nothing stolen"),
             Command(title: "curl -k through the attacker", policy: "allowInvalidCertificates YES, validatesDomainName NO",
-                    line: "curl -k --proxy http://\(proxy) \(login)", expected: "accepted: this log shows the stolen password"),
+                    line: "curl -k\(curlIdentity) --proxy http://\(proxy) \(login)", expected: "accepted: this log shows the stolen password"),
             Command(title: "curl -k with the real leaf's key pinned", policy: "SSLPinningMode publicKey, pinned: the real leaf",
-                    line: "curl -k --pinnedpubkey '\(pin)' --proxy http://\(proxy) \(login)", expected: "refused: exit 90 (the pin holds even with -k)"),
+                    line: "curl -k\(curlIdentity) --pinnedpubkey '\(pin)' --proxy http://\(proxy) \(login)", expected: "refused: exit 90 (the pin holds even with -k)"),
             Command(title: "curl straight to the bank", policy: "defaultPolicy, no attacker on the path",
-                    line: "curl --resolve \(host):\(originPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(originPort)/login",
+                    line: "curl\(curlIdentity) --resolve \(host):\(originPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(originPort)/login",
                     expected: "accepted: the real bank answers"),
             Command(title: "curl when the network routes \(host) to the attacker (transparent)", policy: "defaultPolicy",
-                    line: "curl --resolve \(host):\(proxyPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(proxyPort)/login",
+                    line: "curl\(curlIdentity) --resolve \(host):\(proxyPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(proxyPort)/login",
                     expected: "refused: exit 60"),
             Command(title: "openssl s_client against the attacker, trusting the real root", policy: "defaultPolicy",
-                    line: "openssl s_client -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(legitRoot) </dev/null",
+                    line: "openssl s_client\(opensslIdentity) -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(legitRoot) </dev/null",
                     expected: "verify error, handshake aborted"),
             Command(title: "Python urllib through the attacker, trusting the real root", policy: "defaultPolicy",
                     line: python("ssl.create_default_context(cafile='\(legitRoot)')"), expected: "ssl.SSLCertVerificationError"),
@@ -142,7 +147,7 @@ public final class Lab: @unchecked Sendable {
         ]
         if let attackerCA {
             commands.insert(Command(title: "openssl s_client trusting the attacker's CA (the user installed it)", policy: "defaultPolicy with the attacker CA in the trust store",
-                                    line: "openssl s_client -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(attackerCA) </dev/null",
+                                    line: "openssl s_client\(opensslIdentity) -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(attackerCA) </dev/null",
                                     expected: "Verify return code: 0 (ok)"), at: 6)
         }
         return commands

@@ -30,6 +30,7 @@ public enum PKIExport {
         }
         if let client = world.clientIdentity, let bundle = world.clientPKCS12, let spec = scenario.world.clientIdentity {
             try client.certificate.write(to: path("\(spec.id).pem"))
+            try client.privateKey.write(to: path("\(spec.id).key"))
             try client.writePKCS12(to: path("\(spec.id).p12"), password: bundle.password)
             pins.append("\(client.certificate.publicKeyPin)  \(spec.id) (.p12 password: \(bundle.password))")
         }

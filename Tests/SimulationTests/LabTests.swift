@@ -26,9 +26,10 @@ import Testing
         return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
-    func withLab(_ body: (Lab, Locked<[String]>) throws -> Void) throws {
+    /// A lab on the first lesson `matching` (by default: one with a forging attacker).
+    func withLab(matching: @escaping (Scenario) -> Bool = { $0.attacker.attack == .forge }, _ body: (Lab, Locked<[String]>) throws -> Void) throws {
         let scenario = try #require(CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
-            .first { $0.attacker.attack == .forge })
+            .first(where: matching))
         let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = Locked<[String]>([])
@@ -100,6 +101,20 @@ import Testing
             let careless = try Self.paste(command(lab, "Python urllib with CERT_NONE"))
             #expect(careless.output.contains("Welcome back, alice"))
             #expect(eventually(log, contains: "STOLEN password 'hunter2'"))
+        }
+    }
+
+    @Test func onATwoWayTLSBankThePrintedCommandsPresentTheAppsCertificate() throws {
+        try withLab(matching: { $0.server.requireClientCertificate && $0.attacker.attack == .none }) { lab, log in
+            let direct = try Self.paste(command(lab, "curl straight to the bank"))
+            #expect(direct.status == 0, "\(direct.output)")
+            #expect(lab.requestsReceived == ["POST /login"])
+
+            let careless = try Self.paste(command(lab, "curl -k through the attacker"))
+            #expect(careless.status != 0, "the proxy has no client key, so the bank refuses it")
+            #expect(eventually(log, contains: "STOLEN password 'hunter2'"))
+            #expect(eventually(log, contains: "upstream failed"))
+            #expect(lab.requestsReceived == ["POST /login"], "only the direct request reached the bank")
         }
     }
 }
