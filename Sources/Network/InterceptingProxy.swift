@@ -66,12 +66,7 @@ public final class InterceptingProxy: @unchecked Sendable {
     private static func acceptConnect(_ socket: Socket) throws -> String? {
         var first = [UInt8](repeating: 0, count: 1)
         guard recv(socket.descriptor, &first, 1, Int32(MSG_PEEK)) == 1, first[0] == UInt8(ascii: "C") else { return nil }
-        var head: [UInt8] = []
-        while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
-            let byte = try socket.read(upTo: 1)
-            guard !byte.isEmpty, head.count < 8192 else { throw NetworkError.socket(operation: "CONNECT", reason: "incomplete request") }
-            head += byte
-        }
+        let head = try socket.readHTTPHead(operation: "CONNECT")
         let target = String(decoding: head, as: UTF8.self).split(separator: " ").dropFirst().first.map(String.init) ?? ""
         try socket.write(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
         return String(target.split(separator: ":").first ?? "")

@@ -88,6 +88,18 @@ final class Socket: @unchecked Sendable {
         }
     }
 
+    /// Reads an HTTP head (through the blank line) byte by byte, so nothing after it is consumed: in
+    /// HTTP CONNECT the TLS stream starts right behind it. At most 8 KiB.
+    func readHTTPHead(operation: String) throws -> [UInt8] {
+        var head: [UInt8] = []
+        while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+            let byte = try read(upTo: 1)
+            guard !byte.isEmpty, head.count < 8192 else { throw NetworkError.socket(operation: operation, reason: "the connection ended before a complete HTTP head") }
+            head += byte
+        }
+        return head
+    }
+
     func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {

@@ -112,12 +112,7 @@ public final class TLSClient: @unchecked Sendable {
     /// HTTP CONNECT: ask the proxy for a tunnel to `host`:443 and wait for its 200.
     static func tunnel(_ socket: Socket, to host: String) throws {
         try socket.write(Array("CONNECT \(host):443 HTTP/1.1\r\nHost: \(host):443\r\n\r\n".utf8))
-        var head: [UInt8] = []
-        while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
-            let chunk = try socket.read(upTo: 1)  // byte by byte: the TLS stream starts right after
-            guard !chunk.isEmpty, head.count < 8192 else { throw NetworkError.socket(operation: "CONNECT", reason: "the proxy closed the connection") }
-            head += chunk
-        }
+        let head = try socket.readHTTPHead(operation: "CONNECT")
         guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 200") else {
             throw NetworkError.socket(operation: "CONNECT", reason: "the proxy refused: \(String(decoding: head.prefix(60), as: UTF8.self))")
         }

@@ -20,6 +20,8 @@ public final class Lab: @unchecked Sendable {
     /// Everything written to `directory`: the PKI and `commands.txt`.
     public private(set) var files: [String] = []
     private let world: World
+    /// What the real bank sends, leaf first.
+    private let servedChain: [Certificate]
     private let attack: Attack
     private let origin: OriginServer
     private let proxy: InterceptingProxy
@@ -37,7 +39,9 @@ public final class Lab: @unchecked Sendable {
         world = try World(scenario.world, clock: Date())
         files = try PKIExport.write(scenario, world: world, to: directory)
         let log = EventLog()
-        origin = try OriginServer(ScenarioRunner.originConfiguration(scenario, world), log: log)
+        let configuration = ScenarioRunner.originConfiguration(scenario, world)
+        servedChain = configuration.chain
+        origin = try OriginServer(configuration, log: log)
         attack = ScenarioRunner.attack(scenario, world).flatMap { $0.terminatesTLS ? $0 : nil } ?? Lab.defaultAttack(scenario, world)
         let secret = scenario.request.secret
         do {
@@ -100,8 +104,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     private func origin(chainEndsAt root: Certificate) -> Bool {
-        let chain = ScenarioRunner.originConfiguration(scenario, world).chain
-        return chain.last.map { $0 == root || $0.isSigned(by: root) } ?? false
+        servedChain.last.map { $0 == root || $0.isSigned(by: root) } ?? false
     }
 
     private func label(_ certificate: Certificate) -> String {

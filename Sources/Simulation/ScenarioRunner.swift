@@ -10,7 +10,8 @@ public enum ScenarioRunner {
         let world = try world ?? World(scenario.world, clock: scenario.clock)
         let log = EventLog()
         log.register(world.identities.map(\.identity.certificate) + [world.clientIdentity?.certificate].compactMap { $0 })
-        let origin = try OriginServer(originConfiguration(scenario, world), log: log, keyLog: keyLog)
+        let configuration = originConfiguration(scenario, world)
+        let origin = try OriginServer(configuration, log: log, keyLog: keyLog)
         defer { origin.stop() }
         let proxy = try attack(scenario, world).map {
             try InterceptingProxy(attack: $0, routes: [scenario.server.host: origin.port], log: log, factory: world.factory, keyLog: keyLog)
@@ -22,7 +23,7 @@ public enum ScenarioRunner {
         proxy?.stop()
         origin.stop()
         return RunReport(scenario: scenario, evaluation: result.verdict?.evaluation, presentedChain: result.verdict?.presented ?? [],
-                         realChain: originConfiguration(scenario, world).chain, events: log.events,
+                         realChain: configuration.chain, events: log.events,
                          attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret),
                          serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: result.handshakeCompleted)
     }

@@ -48,7 +48,7 @@ struct Exchange {
     var events: [NetworkEvent] { log.events }
 
     init(policy: SecurityPolicy = .defaultPolicy, attack: Attack? = nil, trusts extra: [Certificate] = [],
-         origin configuration: OriginServer.Configuration = NetworkWorld.shared.origin, clientVersions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
+         origin configuration: OriginServer.Configuration = NetworkWorld.shared.origin,
          clientIdentity: Identity? = nil, viaConnect: Bool = false, world: NetworkWorld = .shared) throws {
         let log = EventLog()
         self.log = log
@@ -57,7 +57,7 @@ struct Exchange {
         let proxy = try attack.map { try InterceptingProxy(attack: $0, routes: ["bank.test": origin.port], log: log, factory: world.factory) }
         defer { proxy?.stop() }
         let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate] + extra, verifyDate: NetworkWorld.clock,
-                                   identity: clientIdentity, versions: clientVersions)
+                                   identity: clientIdentity)
         let route: TLSClient.Route = proxy.map { viaConnect ? .httpProxy(port: $0.port) : .direct(port: $0.port) } ?? .direct(port: origin.port)
         result = client.exchange(route, request: NetworkWorld.login, log: log) { trust in
             let evaluation = policy.evaluate(serverTrust: trust, forDomain: "bank.test")
