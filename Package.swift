@@ -11,25 +11,25 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
-        // Only `PKI` and `Network` may import OpenSSL; C types never leave those modules.
+        // Only `PKI` and `LoopbackTLS` may import OpenSSL; C types never leave those modules.
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+            providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "PKI", dependencies: ["COpenSSL"]),
         .target(name: "Policies", dependencies: ["PKI"]),
-        .target(name: "Network", dependencies: ["PKI", "COpenSSL"]),
-        .target(name: "Simulation", dependencies: ["PKI", "Policies", "Network", .product(name: "Yams", package: "Yams")]),
+        .target(name: "LoopbackTLS", dependencies: ["PKI", "COpenSSL"]),
+        .target(name: "Simulation", dependencies: ["PKI", "Policies", "LoopbackTLS", .product(name: "Yams", package: "Yams")]),
         // No pkgConfig: SwiftPM would drop the -D flags that enable the wide API; the shim defines it.
-        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
-        .target(name: "Console", dependencies: ["Simulation", "Network", "Policies", "PKI", "CNcurses"]),
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "Console", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI", "CNcurses"]),
         .executableTarget(
             name: "mitmsim",
             dependencies: [
                 "PKI",
                 "Policies",
-                "Network",
+                "LoopbackTLS",
                 "Simulation",
                 "Console",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -37,8 +37,8 @@ let package = Package(
         ),
         .testTarget(name: "PKITests", dependencies: ["PKI"]),
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
-        .testTarget(name: "NetworkTests", dependencies: ["Network", "Policies", "PKI"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Network", "Policies", "PKI"], exclude: ["Golden"]),
+        .testTarget(name: "LoopbackTLSTests", dependencies: ["LoopbackTLS", "Policies", "PKI"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI"], exclude: ["Golden"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Simulation"], exclude: ["Golden"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI"]),

@@ -1,4 +1,4 @@
-import Network
+import LoopbackTLS
 import Policies
 import Simulation
 

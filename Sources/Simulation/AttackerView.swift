@@ -1,4 +1,4 @@
-import Network
+import LoopbackTLS
 
 /// What the attacker ended up with, as a learner needs to see it.
 public struct AttackerView: Sendable {

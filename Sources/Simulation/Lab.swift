@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import LoopbackTLS
 import PKI
 
 /// A live bank and a live attacker on 127.0.0.1 that real clients (curl, openssl, Python) can be pointed at.

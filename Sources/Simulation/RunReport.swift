@@ -1,4 +1,4 @@
-import Network
+import LoopbackTLS
 import PKI
 import Policies
 

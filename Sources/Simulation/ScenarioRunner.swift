@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import LoopbackTLS
 import PKI
 import Policies
 
@@ -50,7 +50,7 @@ public enum ScenarioRunner {
     static func originConfiguration(_ scenario: Scenario, _ world: World) -> OriginServer.Configuration {
         let leaf = world.identity(scenario.server.leaf)!
         return OriginServer.Configuration(
-            host: scenario.server.host, identity: leaf, chain: [leaf.certificate] + scenario.server.chain.compactMap { world.identity($0)?.certificate },
+            application: BankApp(host: scenario.server.host), identity: leaf, chain: [leaf.certificate] + scenario.server.chain.compactMap { world.identity($0)?.certificate },
             versions: scenario.server.versions,
             clientAuthorities: scenario.server.requireClientCertificate ? world.clientIdentity.map { [issuer(of: $0, world)] } : nil)
     }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import Network
+import LoopbackTLS
 import PKI
 import Policies
+import Simulation
 
 extension MitmSim {
     /// Benchmarks; figures go in issue notes, never in timed test assertions.
@@ -52,7 +53,7 @@ struct BenchWorld {
 
     /// The bank's origin; with tickets, as the anchor figures of sslsplit and mitmdump were measured.
     func origin(sessionTickets: Int = 0) -> OriginServer.Configuration {
-        OriginServer.Configuration(host: "bank.test", identity: leaf, chain: [leaf.certificate, intermediate.certificate], sessionTickets: sessionTickets)
+        OriginServer.Configuration(application: BankApp(host: "bank.test"), identity: leaf, chain: [leaf.certificate, intermediate.certificate], sessionTickets: sessionTickets)
     }
 
     func trust() -> ServerTrust {

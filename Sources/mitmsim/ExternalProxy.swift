@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import LoopbackTLS
 import PKI
 
 /// Another intercepting proxy (sslsplit, mitmdump) started for a side-by-side benchmark, when installed.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
-import Network
+import LoopbackTLS
 import Simulation
 
 extension MitmSim {

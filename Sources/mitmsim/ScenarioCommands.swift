@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Network
+import LoopbackTLS
 import PKI
 import Simulation
 

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import LoopbackTLS
 import PKI
 import Policies
 
@@ -31,7 +31,7 @@ struct NetworkWorld: Sendable {
     }
 
     var origin: OriginServer.Configuration {
-        OriginServer.Configuration(host: "bank.test", identity: leaf, chain: [leaf.certificate, intermediate.certificate])
+        OriginServer.Configuration(application: TestApplication(), identity: leaf, chain: [leaf.certificate, intermediate.certificate])
     }
 
     static let login = HTTPMessage.request("POST", "/login", host: "bank.test", body: Array("username=alice&password=hunter2".utf8),
@@ -67,5 +67,15 @@ struct Exchange {
         origin.stop()
         flows = proxy?.flows ?? []
         originRequests = origin.requestsReceived
+    }
+}
+
+/// A stand-in web application: `GET /bytes/N` answers N bytes, anything else a page with a session token.
+struct TestApplication: HTTPApplication {
+    func respond(to request: HTTPMessage) -> HTTPMessage {
+        if let target = request.requestTarget, target.path.hasPrefix("/bytes/"), let count = Int(target.path.dropFirst("/bytes/".count)) {
+            return .response(200, "OK", body: [UInt8](repeating: UInt8(ascii: "x"), count: count), contentType: "application/octet-stream")
+        }
+        return .response(200, "OK", body: Array("<p>Session token: 0123</p>".utf8))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import LoopbackTLS
 import PKI
 import Policies
 import Testing

@@ -34,7 +34,7 @@ public struct HTTPMessage: Hashable, Sendable {
     }
 
     /// The request method and path ("POST", "/login").
-    var requestTarget: (method: String, path: String)? {
+    public var requestTarget: (method: String, path: String)? {
         let parts = startLine.split(separator: " ")
         return parts.count == 3 && !parts[0].hasPrefix("HTTP/") ? (String(parts[0]), String(parts[1])) : nil
     }

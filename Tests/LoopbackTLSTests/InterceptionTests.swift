@@ -1,5 +1,5 @@
 import Foundation
-@testable import Network
+@testable import LoopbackTLS
 import PKI
 import Policies
 import Testing

@@ -1,10 +1,10 @@
 import PKI
 
-/// The real server: an HTTPS bank on 127.0.0.1 with a certificate chain from the lesson's world.
+/// The real server: HTTPS on 127.0.0.1 with a certificate chain from the lesson's world, serving `application`.
 public final class OriginServer: @unchecked Sendable {
     public struct Configuration: Sendable {
-        /// The host it serves, e.g. "bank.test" (only its pages mention it).
-        public var host: String
+        /// What answers the requests.
+        public var application: any HTTPApplication
         /// Its leaf and private key.
         public var identity: Identity
         /// What it sends in its Certificate message, leaf first (usually leaf and intermediate).
@@ -15,9 +15,9 @@ public final class OriginServer: @unchecked Sendable {
         /// TLS 1.3 session tickets sent after each handshake (0 in lessons: they add nothing to the story).
         public var sessionTickets: Int
 
-        public init(host: String, identity: Identity, chain: [Certificate], versions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
+        public init(application: any HTTPApplication, identity: Identity, chain: [Certificate], versions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
                     clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0) {
-            self.host = host
+            self.application = application
             self.identity = identity
             self.chain = chain
             self.versions = versions
@@ -27,7 +27,7 @@ public final class OriginServer: @unchecked Sendable {
     }
 
     private let context: TLSContext
-    private let app: BankApp
+    private let app: any HTTPApplication
     private let log: EventLog
     private var listener: Listener!
     private let received = Locked<[String]>([])
@@ -38,7 +38,7 @@ public final class OriginServer: @unchecked Sendable {
         try context.use(configuration.identity, chain: configuration.chain)
         if let authorities = configuration.clientAuthorities { context.requireClientCertificates(issuedBy: authorities) }
         if configuration.sessionTickets > 0 { context.sendSessionTickets(configuration.sessionTickets) }
-        app = BankApp(host: configuration.host)
+        app = configuration.application
         self.log = log
         log.register(configuration.chain + [configuration.identity.certificate] + (configuration.clientAuthorities ?? []))
         listener = try Listener(port: port) { [unowned self] socket in self.serve(socket) }
@@ -73,8 +73,7 @@ public final class OriginServer: @unchecked Sendable {
             }
             let line = request.requestTarget.map { "\($0.method) \($0.path)" } ?? request.startLine
             received.withLock { $0.append(line) }
-            let secret = BankApp.form(request.body)["password"].map { " with password '\($0)'" } ?? ""
-            stream.record(.requestReceived(summary: "HTTP request \(line)\(secret)"))
+            stream.record(.requestReceived(summary: app.describe(request)))
             let response = app.respond(to: request)
             try connection.write(response.serialized[...], summary: response.summary)
             Self.linger(connection)

@@ -1,3 +1,4 @@
+import LoopbackTLS
 import PKI
 
 /// The origin's web application: a bank that signs users in.
@@ -5,10 +6,12 @@ import PKI
 /// `POST /login` with a password answers with an account page and a session token; `GET /bytes/N`
 /// answers with N bytes (for relay benchmarks); anything else gets a short page. Answers depend only on
 /// the request, so transcripts stay the same from run to run.
-struct BankApp {
-    let host: String
+public struct BankApp: HTTPApplication {
+    public let host: String
 
-    func respond(to request: HTTPMessage) -> HTTPMessage {
+    public init(host: String) { self.host = host }
+
+    public func respond(to request: HTTPMessage) -> HTTPMessage {
         guard let (method, path) = request.requestTarget else { return page(400, "Bad Request", "That was not an HTTP request.") }
         if method == "POST", path == "/login" {
             let form = Self.form(request.body)
@@ -22,6 +25,12 @@ struct BankApp {
             return .response(200, "OK", body: [UInt8](repeating: UInt8(ascii: "x"), count: count), contentType: "application/octet-stream")
         }
         return page(200, "OK", "\(host): sign in with POST /login.")
+    }
+
+    /// "HTTP request POST /login with password 'hunter2'": the origin's log names what it was trusted with.
+    public func describe(_ request: HTTPMessage) -> String {
+        let line = request.requestTarget.map { "\($0.method) \($0.path)" } ?? request.startLine
+        return "HTTP request \(line)" + (Self.form(request.body)["password"].map { " with password '\($0)'" } ?? "")
     }
 
     private func page(_ status: Int, _ reason: String, _ text: String) -> HTTPMessage {
