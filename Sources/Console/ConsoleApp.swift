@@ -19,7 +19,7 @@ public enum ConsoleApp {
 
     /// The live lab's screen: redraws as connections come in, until q.
     /// - Parameter flows: the lab's log so far; read between keys.
-    public static func runLab(_ view: ConsoleState.LabView, flows: @escaping () -> [String]) throws {
+    public static func runLab(_ view: ConsoleState.LabView, flows: @escaping () -> [Lab.Flow]) throws {
         let terminal = try Terminal.open()
         defer { terminal.close() }
         var state = ConsoleState(catalog: [])
@@ -44,8 +44,14 @@ public enum ConsoleApp {
                 state.change = "could not run \(scenario.id): \(error)"
             }
         case .computeMatrix:
-            state.matrix = try? Matrix(scenario: scenario)
             state.matrixCursor = (0, 0)
+            do {
+                state.matrix = try Matrix(scenario: scenario)
+                state.matrixFailure = nil
+            } catch {
+                state.matrix = nil
+                state.matrixFailure = "could not compute the matrix for \(scenario.id): \(error)"
+            }
         case .quit:
             break
         }

@@ -1,5 +1,3 @@
-import LoopbackTLS
-import Policies
 import Simulation
 
 /// Everything the console shows, as a value: `update` changes it, `render` draws it, nothing else.
@@ -10,7 +8,7 @@ public struct ConsoleState: Sendable {
     public struct LabView: Sendable {
         public var title: String
         public var commands: [Lab.Command]
-        public var flows: [String] = []
+        public var flows: [Lab.Flow] = []
 
         public init(title: String, commands: [Lab.Command]) {
             self.title = title
@@ -36,6 +34,8 @@ public struct ConsoleState: Sendable {
     /// Set by an edit until its re-run arrives.
     var pendingChange: String?
     public var matrix: Matrix?
+    /// Why the last matrix could not be computed, shown instead of it.
+    public var matrixFailure: String?
     public var matrixCursor = (row: 0, column: 0)
     public var pinCursor = 0
     /// Classroom mode: high contrast, double spacing, and predict-then-reveal.

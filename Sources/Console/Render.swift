@@ -1,6 +1,3 @@
-import LoopbackTLS
-import PKI
-import Policies
 import Simulation
 
 /// Draws the state into a screen buffer. Pure; every sentence comes from the engine (events, trace steps,
@@ -131,7 +128,7 @@ struct Canvas {
             return
         }
         let policyEnd = paragraph("AFSecurityPolicy: " + report.policyDescription, row: 1, lines: 2, style: .accent)
-        screen.put("attack: " + AttackChoice.describe(scenario.attacker), row: policyEnd, column: 1, style: .accent)
+        screen.put("attack: " + scenario.attacker.summary, row: policyEnd, column: 1, style: .accent)
 
         let wide = width >= 120
         let laneWidth = wide ? width - 40 : width
@@ -171,8 +168,8 @@ struct Canvas {
         let first = max(0, min(state.step - visible / 2, report.events.count - visible))
         for (offset, event) in report.events.enumerated().dropFirst(first).prefix(visible) {
             let row = top + (offset - first) * spacing
-            let lane = NetworkEvent.Actor.allCases.firstIndex(of: event.actor)!
-            let arrow = event.peer.map { peer in NetworkEvent.Actor.allCases.firstIndex(of: peer)! > lane ? "→ " : "← " } ?? "• "
+            let lane = Self.lane(of: event.actor)
+            let arrow = event.peer.map { Self.lane(of: $0) > lane ? "→ " : "← " } ?? "• "
             let hidden = state.awaitingPrediction && offset > (state.decidingStep ?? .max)
             let isCurrent = offset == state.step
             if isCurrent { screen.paint(row: row, column: 0, width: width, style: .selected) }
@@ -181,9 +178,18 @@ struct Canvas {
         }
     }
 
+    /// Client, proxy and origin, left to right.
+    static func lane(of actor: NetworkEvent.Actor) -> Int {
+        switch actor {
+        case .client: 0
+        case .proxy: 1
+        case .origin: 2
+        }
+    }
+
     private mutating func trace(_ state: ConsoleState, _ report: RunReport, top: Int, column: Int, rows: Int, width: Int) {
         guard let evaluation = report.evaluation else {
-            screen.put("The client never saw a chain to judge.", row: top, column: column + 1, style: .dim)
+            screen.put(RunReport.noChainJudged, row: top, column: column + 1, style: .dim)
             return
         }
         if state.awaitingPrediction {
@@ -261,8 +267,7 @@ struct Canvas {
             screen.put("Decrypted response from the bank:", row: row + 1, column: 1, style: .accent)
             paragraph(view.responseText.components(separatedBy: "\r\n\r\n").last ?? "", row: row + 2, lines: 3, indent: 2)
         } else if view.isOnPath {
-            paragraph("ciphertext only: \(view.opaqueBytes) bytes. Server name seen in the ClientHello (SNI): '\(view.host ?? "none")'.",
-                      row: row, lines: 3)
+            paragraph(view.ciphertextDetail, row: row, lines: 3)
         }
         footer("x or q back")
     }
@@ -276,19 +281,15 @@ struct Canvas {
         screen.put("shown to the client", row: 1, column: 1, style: .accent)
         screen.put("sent by the real server", row: 1, column: half + 1, style: .accent)
         var row = 2
-        for index in 0..<max(report.presentedChain.count, report.realChain.count) where row < height - 2 {
-            let shown = report.presentedChain[safe: index], real = report.realChain[safe: index]
-            let left = shown.map(Canvas.fields) ?? [], right = real.map(Canvas.fields) ?? []
-            for line in 0..<max(left.count, right.count) where row < height - 2 {
-                let differs = left[safe: line]?.value != right[safe: line]?.value
-                let mark = differs ? "≠ " : "  "
-                if let field = left[safe: line] {
-                    screen.put(mark + field.name.padding(toLength: 9, withPad: " ", startingAt: 0) + field.value, row: row, column: 0,
-                               style: differs ? .warning : .normal, width: half - 1)
+        for fields in report.certificateComparison where row < height - 2 {
+            for field in fields where row < height - 2 {
+                let mark = field.differs ? "≠ " : "  "
+                let name = field.name.padding(toLength: 9, withPad: " ", startingAt: 0)
+                if let shown = field.shown {
+                    screen.put(mark + name + shown, row: row, column: 0, style: field.differs ? .warning : .normal, width: half - 1)
                 }
-                if let field = right[safe: line] {
-                    screen.put(mark + field.name.padding(toLength: 9, withPad: " ", startingAt: 0) + field.value, row: row, column: half,
-                               style: differs ? .warning : .normal, width: half)
+                if let real = field.real {
+                    screen.put(mark + name + real, row: row, column: half, style: field.differs ? .warning : .normal, width: half)
                 }
                 row += 1
             }
@@ -297,25 +298,23 @@ struct Canvas {
         footer("≠ marks a field that differs   i or q back")
     }
 
-    static func fields(_ certificate: Certificate) -> [(name: String, value: String)] {
-        [("label", certificate.label), ("subject", certificate.subject.description), ("issuer", certificate.issuer.description),
-         ("SAN", (certificate.dnsNames + certificate.ipAddresses).joined(separator: ", ")),
-         ("valid", "\(certificate.notBefore.formatted(.iso8601.year().month().day())) to \(certificate.notAfter.formatted(.iso8601.year().month().day()))"),
-         ("key", certificate.keyDescription), ("SPKI pin", certificate.publicKeyPin), ("SHA-256", String(certificate.sha256Hex.prefix(32)) + "…")]
-    }
-
     // MARK: - Matrix
 
     mutating func matrix(_ state: ConsoleState) {
         header("policy × attack for this lesson's world", state)
         guard let matrix = state.matrix else {
-            screen.put("Running every policy against every attack on 127.0.0.1…", row: 2, column: 2, style: .dim)
+            if let failure = state.matrixFailure {
+                paragraph(failure, row: 2, lines: height - 4, style: .warning, indent: 2)
+                footer("q back")
+            } else {
+                screen.put("Running every policy against every attack on 127.0.0.1…", row: 2, column: 2, style: .dim)
+            }
             return
         }
         let labelWidth = 26
-        let cell = max(5, (width - labelWidth - 1) / matrix.attacks.count)
-        for (index, attack) in matrix.attacks.enumerated() {
-            screen.put(String(attack.rawValue.prefix(cell - 1)), row: 1, column: labelWidth + index * cell, style: .accent)
+        let cell = max(5, (width - labelWidth - 1) / matrix.columns.count)
+        for (index, column) in matrix.columns.enumerated() {
+            screen.put(String(column.rawValue.prefix(cell - 1)), row: 1, column: labelWidth + index * cell, style: .accent)
         }
         let rows = height - 5
         let first = max(0, min(state.matrixCursor.row - rows / 2, matrix.policies.count - rows))
@@ -323,14 +322,14 @@ struct Canvas {
             let row = 2 + offset - first
             screen.put(policy.label.split(separator: " ").filter { !$0.isEmpty }.joined(separator: " "), row: row, column: 1,
                        style: offset == state.matrixCursor.row ? .accent : .normal, width: labelWidth - 1)
-            for (index, attack) in matrix.attacks.enumerated() {
-                guard let result = matrix.cell(policy, attack) else { continue }
+            for (index, column) in matrix.columns.enumerated() {
+                guard let result = matrix.cell(policy, column) else { continue }
                 let selected = offset == state.matrixCursor.row && index == state.matrixCursor.column
                 let style: Style = selected ? .selected : result.symbol == "LEAKED" ? .leaked : result.trusted ? .accepted : .rejected
                 screen.put(String(result.symbol.prefix(cell - 1)), row: row, column: labelWidth + index * cell, style: style)
             }
         }
-        let counts = matrix.attacks.map { "\(matrix.acceptedCount($0))/\(matrix.policies.count)" }
+        let counts = matrix.columns.map { "\(matrix.acceptedCount($0))/\(matrix.policies.count)" }
         screen.put("accepted by", row: height - 3, column: 1, style: .dim)
         for (index, count) in counts.enumerated() { screen.put(count, row: height - 3, column: labelWidth + index * cell, style: .dim) }
         footer("A=allowInvalidCertificates V=validatesDomainName   arrows move   Enter load into the walkthrough   q back")
@@ -342,7 +341,7 @@ struct Canvas {
         guard let scenario = state.scenario else { return }
         header("pinned certificates: \(scenario.id)", state)
         screen.put("pinning mode \(scenario.client.policy.pinningMode): Space pins or unpins, and the lesson runs again", row: 1, column: 1, style: .accent)
-        for (index, id) in AttackChoice.certificateIDs(in: scenario).enumerated() where 3 + index < height - 2 {
+        for (index, id) in scenario.certificateIDs.enumerated() where 3 + index < height - 2 {
             let pinned = scenario.client.policy.pinnedCertificates.contains(id)
             let selected = index == state.pinCursor
             if selected { screen.paint(row: 3 + index, column: 0, width: width, style: .selected) }
@@ -366,8 +365,8 @@ struct Canvas {
         rule(row, "intercepted connections, newest last")
         let room = height - row - 2
         for (offset, flow) in lab.flows.suffix(room).enumerated() {
-            let style: Style = flow.contains("STOLEN") ? .leaked : flow.contains("REFUSED") ? .rejected : .normal
-            screen.put(flow, row: row + 1 + offset, column: 1, style: style)
+            let style: Style = flow.stolenSecret != nil ? .leaked : flow.outcome == .refused ? .rejected : .normal
+            screen.put(flow.description, row: row + 1 + offset, column: 1, style: style)
         }
         if lab.flows.isEmpty { screen.put("none yet: paste a command in another terminal", row: row + 1, column: 1, style: .dim) }
         footer("the full commands are printed in the terminal that started the lab and in commands.txt   q stop the lab")

@@ -1,5 +1,3 @@
-import LoopbackTLS
-import Policies
 import Simulation
 
 /// Applies one key to the state; returns the work the app must do, if any. Pure: no I/O, no drawing.
@@ -78,7 +76,7 @@ private func updatePicker(_ state: inout ConsoleState, _ key: Key) -> Effect? {
 }
 
 private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effect? {
-    guard var scenario = state.scenario else { return nil }
+    guard let scenario = state.scenario else { return nil }
     let last = max(0, (state.report?.events.count ?? 1) - 1)
     switch key {
     case .right, .character(" "), .down: state.step = min(last, state.step + 1)
@@ -98,43 +96,24 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
     case .character("m"):
         state.screen = .matrix
         return state.matrix?.scenarioID == scenario.id ? nil : .computeMatrix
-    case .character("a"):
-        scenario.client.policy.allowInvalidCertificates.toggle()
-        return edit(&state, scenario, "allowInvalidCertificates \(yesNo(!scenario.client.policy.allowInvalidCertificates)) → \(yesNo(scenario.client.policy.allowInvalidCertificates))")
-    case .character("d"):
-        scenario.client.policy.validatesDomainName.toggle()
-        return edit(&state, scenario, "validatesDomainName \(yesNo(!scenario.client.policy.validatesDomainName)) → \(yesNo(scenario.client.policy.validatesDomainName))")
-    case .character("p"):
-        let modes = SSLPinningMode.allCases
-        let before = scenario.client.policy.pinningMode
-        scenario.client.policy.pinningMode = modes[(modes.firstIndex(of: before)! + 1) % modes.count]
-        return edit(&state, scenario, "pinning mode \(before) → \(scenario.client.policy.pinningMode)")
-    case .character("A"):
-        let attacks = AttackChoice.available(in: scenario)
-        let current = attacks.firstIndex { $0.matches(scenario.attacker) } ?? -1
-        let next = attacks[(current + 1) % attacks.count]
-        let before = AttackChoice.describe(scenario.attacker)
-        scenario.attacker = next.spec
-        return edit(&state, scenario, "attack \(before) → \(AttackChoice.describe(scenario.attacker))")
+    case .character("a"): return edit(&state, .toggleAllowInvalidCertificates)
+    case .character("d"): return edit(&state, .toggleValidatesDomainName)
+    case .character("p"): return edit(&state, .nextPinningMode)
+    case .character("A"): return edit(&state, .nextAttack)
     default: break
     }
     return nil
 }
 
 private func updatePins(_ state: inout ConsoleState, _ key: Key) -> Effect? {
-    guard var scenario = state.scenario else { return nil }
-    let ids = AttackChoice.certificateIDs(in: scenario)
+    guard let scenario = state.scenario else { return nil }
+    let ids = scenario.certificateIDs
     switch key {
     case .up, .character("k"): state.pinCursor = max(0, state.pinCursor - 1)
     case .down, .character("j"): state.pinCursor = min(max(0, ids.count - 1), state.pinCursor + 1)
     case .character(" "), .enter:
         guard ids.indices.contains(state.pinCursor) else { return nil }
-        let id = ids[state.pinCursor]
-        var pinned = scenario.client.policy.pinnedCertificates
-        let adding = !pinned.contains(id)
-        if adding { pinned.append(id) } else { pinned.removeAll { $0 == id } }
-        scenario.client.policy.pinnedCertificates = pinned
-        return edit(&state, scenario, adding ? "pinned '\(id)'" : "unpinned '\(id)'", stay: true)
+        return edit(&state, .togglePin(ids[state.pinCursor]), stay: true)
     case .character("q"), .escape, .character("P"):
         state.screen = .walkthrough
     default: break
@@ -143,11 +122,11 @@ private func updatePins(_ state: inout ConsoleState, _ key: Key) -> Effect? {
 }
 
 private func updateMatrix(_ state: inout ConsoleState, _ key: Key) -> Effect? {
-    guard let matrix = state.matrix, var scenario = state.scenario else {
+    guard let matrix = state.matrix else {
         if key == .character("q") || key == .escape { state.screen = .walkthrough }
         return nil
     }
-    let rows = matrix.policies.count, columns = matrix.attacks.count
+    let rows = matrix.policies.count, columns = matrix.columns.count
     switch key {
     case .up, .character("k"): state.matrixCursor.row = max(0, state.matrixCursor.row - 1)
     case .down, .character("j"): state.matrixCursor.row = min(rows - 1, state.matrixCursor.row + 1)
@@ -157,30 +136,19 @@ private func updateMatrix(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     case .pageDown: state.matrixCursor.row = min(rows - 1, state.matrixCursor.row + 10)
     case .character("q"), .escape, .character("m"): state.screen = .walkthrough
     case .enter:
-        let policy = matrix.policies[state.matrixCursor.row]
-        let attack = matrix.attacks[state.matrixCursor.column]
-        scenario.client.policy = PolicySpec(pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
-                                            validatesDomainName: policy.validatesDomainName,
-                                            pinnedCertificates: matrix.pinnedIDs[policy.pinned].map { [$0] } ?? [])
-        var note = "matrix cell: \(policy.label.split(separator: " ").filter { !$0.isEmpty }.joined(separator: " ")), \(attack.rawValue)"
-        if let choice = AttackChoice.matching(attack, in: scenario) {
-            scenario = choice.applied(to: scenario)
-        } else {
-            note += " (this lesson's world has no certificates for that attack: the policy is loaded, the attack kept)"
-        }
-        state.screen = .walkthrough
-        return edit(&state, scenario, note)
+        return edit(&state, .matrixCell(matrix, matrix.policies[state.matrixCursor.row], matrix.columns[state.matrixCursor.column]))
     default: break
     }
     return nil
 }
 
-/// An edit: the new scenario is re-run for real; `change` says what changed once the verdict is in.
-private func edit(_ state: inout ConsoleState, _ scenario: Scenario, _ description: String, stay: Bool = false) -> Effect {
-    state.scenario = scenario
-    state.pendingChange = description
+/// An edit: the engine applies it and words it; the new scenario is re-run for real, and `change`
+/// says what changed once the verdict is in.
+private func edit(_ state: inout ConsoleState, _ edit: ScenarioEdit, stay: Bool = false) -> Effect? {
+    guard let scenario = state.scenario else { return nil }
+    let (edited, change) = edit.apply(to: scenario)
+    state.scenario = edited
+    state.pendingChange = change
     if !stay { state.screen = .walkthrough }
     return .run
 }
-
-private func yesNo(_ value: Bool) -> String { value ? "YES" : "NO" }

@@ -27,6 +27,11 @@ public struct AttackerView: Sendable {
         opaqueBytes = (flow?.opaqueBytes.fromClient ?? 0) + (flow?.opaqueBytes.fromOrigin ?? 0)
     }
 
+    /// What a passthrough attacker saw, in detail.
+    public var ciphertextDetail: String {
+        "ciphertext only: \(opaqueBytes) bytes. Server name seen in the ClientHello (SNI): '\(host ?? "none")'."
+    }
+
     /// One sentence: what the attacker got.
     public func summary(secret: String) -> String {
         guard isOnPath else { return "There is no attacker on the path." }

@@ -6,7 +6,7 @@ import PKI
 ///
 /// The world is built at the wall-clock time, so real clients, which check dates against today, accept
 /// what they should. The proxy listens for both transparent TLS and HTTP CONNECT on one port.
-public final class Lab: @unchecked Sendable {
+public final class Lab: Sendable {
     /// One ready-to-paste command, with the AFSecurityPolicy setting it behaves like and what it shows.
     public struct Command: Sendable {
         public let title: String
@@ -18,13 +18,16 @@ public final class Lab: @unchecked Sendable {
     public let scenario: Scenario
     public let directory: String
     /// Everything written to `directory`: the PKI and `commands.txt`.
-    public private(set) var files: [String] = []
+    public let files: [String]
     private let world: World
-    /// What the real bank sends, leaf first.
-    private let servedChain: [Certificate]
-    private let attack: Attack
+    /// What the attacker does to every connection: the lesson's attack when it decrypts, else a forgery.
+    private let attack: AttackSpec
     private let origin: OriginServer
     private let proxy: InterceptingProxy
+    private let flowLog = Locked<[Flow]>([])
+
+    /// Every intercepted connection so far, oldest first.
+    public var flows: [Flow] { flowLog.withLock { $0 } }
 
     public var originPort: UInt16 { origin.port }
     /// Requests that reached the bank ("POST /login").
@@ -32,28 +35,37 @@ public final class Lab: @unchecked Sendable {
     public var proxyPort: UInt16 { proxy.port }
 
     /// Builds the world, writes its PKI to `directory`, and starts the origin and the proxy.
-    /// - Parameter onFlow: one line per intercepted connection, when it ends (the live log).
-    public init(_ scenario: Scenario, directory: String, port: UInt16 = 0, onFlow: @escaping @Sendable (String) -> Void) throws {
+    /// - Parameter onFlow: each intercepted connection, when it ends (the live log); also kept in `flows`.
+    public init(_ scenario: Scenario, directory: String, port: UInt16 = 0, onFlow: @escaping @Sendable (Flow) -> Void) throws {
         self.scenario = scenario
         self.directory = directory
-        world = try World(scenario.world, clock: Date())
-        files = try PKIExport.write(scenario, world: world, to: directory)
+        world = try World(scenario, clock: Date())
+        let commandsFile = directory + "/commands.txt"
+        files = try PKIExport.write(world, to: directory) + [commandsFile]
         let log = EventLog()
-        let configuration = ScenarioRunner.originConfiguration(scenario, world)
-        servedChain = configuration.chain
-        origin = try OriginServer(configuration, log: log)
-        attack = ScenarioRunner.attack(scenario, world).flatMap { $0.terminatesTLS ? $0 : nil } ?? Lab.defaultAttack(scenario, world)
-        let secret = scenario.request.secret
+        origin = try OriginServer(ScenarioRunner.originConfiguration(scenario, world), log: log)
+        let attack = Lab.attack(for: scenario)
+        self.attack = attack
+        let secret = scenario.request.secret, flowLog = flowLog
         do {
-            proxy = try InterceptingProxy(attack: attack, routes: [scenario.server.host: origin.port], log: log, factory: world.factory,
-                                          port: port, onFlowEnd: { flow in onFlow(Lab.describe(flow, secret: secret)) })
+            guard let staged = try attack.resolved(in: world, file: scenario.file) else { preconditionFailure("Lab.attack never returns none") }
+            proxy = try InterceptingProxy(attack: staged, routes: [scenario.server.host: origin.port], log: log, factory: world.factory,
+                                          port: port, onFlowEnd: { intercepted in
+                let flow = Flow(intercepted, secret: secret)
+                flowLog.withLock { $0.append(flow) }
+                onFlow(flow)
+            })
         } catch {
             origin.stop()
             throw error
         }
         let listing = commands.enumerated().map { "# \($0.offset + 1). \($0.element.title)\n# like \($0.element.policy); expect \($0.element.expected)\n\($0.element.line)\n" }
-        try Data(listing.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: directory + "/commands.txt"), options: .atomic)
-        files.append(directory + "/commands.txt")
+        do {
+            try Data(listing.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: commandsFile), options: .atomic)
+        } catch {
+            stop()
+            throw PKIError.cannotWrite(path: commandsFile, reason: "\(error.localizedDescription)")
+        }
     }
 
     public func stop() {
@@ -61,67 +73,30 @@ public final class Lab: @unchecked Sendable {
         origin.stop()
     }
 
-    /// Forge with a CA the device does not trust: the classic attacker.
-    private static func defaultAttack(_ scenario: Scenario, _ world: World) -> Attack {
-        let chain = Set([scenario.server.leaf] + scenario.server.chain)
-        let attacker = scenario.world.authorities.first { !$0.trustedByDevice && !chain.contains($0.id) }.flatMap { world.identity($0.id) }
-        return attacker.map { .forge(authority: $0) } ?? .selfSigned
-    }
-
-    /// "bank.test: presented 'forged bank-leaf' -> 'attacker-ca'; the client ACCEPTED it; STOLEN password 'hunter2'; READ POST /login …".
-    static func describe(_ flow: InterceptedFlow, secret: String) -> String {
-        let host = flow.host ?? "(no server name)"
-        guard !flow.presentedChain.isEmpty else {
-            return flow.opaqueBytes.fromClient > 0
-                ? "\(host): passed through, \(flow.opaqueBytes.fromClient + flow.opaqueBytes.fromOrigin) encrypted bytes, nothing read"
-                : "\(host): connection ended before a certificate was presented"
-        }
-        var line = "\(host): presented \(flow.presentedChain.map { "'\($0)'" }.joined(separator: " -> ")); "
-        guard flow.clientAccepted else { return line + "the client REFUSED it, nothing read" }
-        guard flow.sawPlaintext else {
-            // curl's --pinnedpubkey and a bare s_client decide after the handshake: nothing was sent.
-            return line + "the client finished the handshake, then hung up without sending anything"
-        }
-        line += "the client ACCEPTED it"
-        let request = String(decoding: flow.plaintextFromClient, as: UTF8.self)
-        if !secret.isEmpty, request.contains(secret) { line += "; STOLEN password '\(secret)'" }
-        let head = request.components(separatedBy: "\r\n")
-        if let first = head.first, !first.isEmpty { line += "; READ \(first)" }
-        if let agent = head.first(where: { $0.lowercased().hasPrefix("user-agent:") }) {
-            line += " from \(agent.dropFirst("user-agent:".count).trimmingCharacters(in: .whitespaces))"
-        }
-        if let failure = flow.upstreamFailure { line += "; upstream failed: \(failure)" }
-        return line
+    /// The lesson's attack when it decrypts; otherwise a forgery with a CA the device does not trust
+    /// (the classic attacker), or a self-signed forgery when the world has no such CA.
+    static func attack(for scenario: Scenario) -> AttackSpec {
+        if ![.none, .passthrough].contains(scenario.attacker.attack) { return scenario.attacker }
+        return AttackSpec.choices(in: scenario).first { $0.attack == .forge } ?? AttackSpec(.selfSigned)
     }
 
     // MARK: - Commands to paste
 
-    /// The device-trusted root the real chain ends at, and the attacker's CA, as exported files.
-    private var legitRoot: String { path(world.deviceTrustStore.first { origin(chainEndsAt: $0) }.map { label($0) } ?? scenario.server.leaf) }
-    private var attackerCA: String? {
-        guard case .forge(let authority) = attack else { return nil }
-        return path(label(authority.certificate))
-    }
-
-    private func origin(chainEndsAt root: Certificate) -> Bool {
-        servedChain.last.map { $0 == root || $0.isSigned(by: root) } ?? false
-    }
-
-    private func label(_ certificate: Certificate) -> String {
-        world.identities.first { $0.identity.certificate == certificate }?.id ?? certificate.label
-    }
+    /// The root the real chain ends at (the leaf itself when it signs itself), and the attacker's CA, as exported files.
+    private var legitRoot: String { path((world.server.root ?? world.server.leaf).id) }
+    private var attackerCA: String? { attack.attack == .forge ? attack.authority.map(path) : nil }
 
     private func path(_ id: String) -> String { directory + "/" + id + ".pem" }
 
     public var commands: [Command] {
         let host = scenario.server.host, proxy = "127.0.0.1:\(proxyPort)", body = scenario.request.body
         // A bank that requires a client certificate gets the app's (two-way TLS); the proxy never asks for it.
-        let client = scenario.server.requireClientCertificate ? scenario.world.clientIdentity.map { directory + "/" + $0.id } : nil
+        let client = scenario.server.requireClientCertificate ? world.client.map { directory + "/" + $0.id } : nil
         let curlIdentity = client.map { " --cert \($0).pem --key \($0).key" } ?? ""
         let opensslIdentity = client.map { " -cert \($0).pem -key \($0).key" } ?? ""
         let pythonIdentity = client.map { "; context.load_cert_chain('\($0).pem', '\($0).key')" } ?? ""
         let login = "-d '\(body)' https://\(host)/login"
-        let pin = world.identity(scenario.server.leaf)!.certificate.publicKeyPin
+        let pin = world.server.leaf.certificate.publicKeyPin
         let python = { (context: String) in
             "python3 -c \"import ssl, urllib.request as u; context = \(context)\(pythonIdentity); "
                 + "opener = u.build_opener(u.ProxyHandler({'https': 'http://\(proxy)'}), u.HTTPSHandler(context=context)); "

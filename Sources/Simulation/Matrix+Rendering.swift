@@ -1,43 +1,43 @@
 import Foundation
 
 extension Matrix {
-    /// How many policies accept each attack.
-    public func acceptedCount(_ attack: AttackKind) -> Int {
-        cells.filter { $0.attack == attack && $0.trusted }.count
+    /// How many policies accept each column's attack.
+    public func acceptedCount(_ column: Column) -> Int {
+        cells.filter { $0.column == column && $0.trusted }.count
     }
 
     /// A truth table: one row per policy, one column per attack, and "accepted by N of M" under each.
     public var text: String {
-        let width = max(12, attacks.map(\.rawValue.count).max() ?? 0)
-        func column(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        let width = max(12, columns.map(\.rawValue.count).max() ?? 0)
+        func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
         var lines = ["Policy × attack for the world of '\(scenarioID)' (A = allowInvalidCertificates, V = validatesDomainName).",
                      "LEAKED: accepted and the attacker read the password; accepted: accepted, nothing leaked; rejected: refused.", ""]
-        lines.append("policy".padding(toLength: 38, withPad: " ", startingAt: 0) + attacks.map { column($0.rawValue) }.joined(separator: " "))
+        lines.append("policy".padding(toLength: 38, withPad: " ", startingAt: 0) + columns.map { pad($0.rawValue) }.joined(separator: " "))
         for policy in policies {
             lines.append(policy.label.padding(toLength: 38, withPad: " ", startingAt: 0)
-                         + attacks.map { column(cell(policy, $0).map(\.symbol) ?? "?") }.joined(separator: " "))
+                         + columns.map { pad(cell(policy, $0).map(\.symbol) ?? "?") }.joined(separator: " "))
         }
         lines.append("accepted by".padding(toLength: 38, withPad: " ", startingAt: 0)
-                     + attacks.map { column("\(acceptedCount($0)) of \(policies.count)") }.joined(separator: " "))
+                     + columns.map { pad("\(acceptedCount($0)) of \(policies.count)") }.joined(separator: " "))
         return lines.joined(separator: "\n")
     }
 
     public var csv: String {
-        (["pinningMode,allowInvalidCertificates,validatesDomainName,pinned," + attacks.map(\.rawValue).joined(separator: ",")]
+        (["pinningMode,allowInvalidCertificates,validatesDomainName,pinned," + columns.map(\.rawValue).joined(separator: ",")]
          + policies.map { policy in
              "\(policy.pinningMode),\(policy.allowInvalidCertificates),\(policy.validatesDomainName),\(policy.pinned.rawValue),"
-                 + attacks.map { cell(policy, $0).map(\.symbol) ?? "" }.joined(separator: ",")
+                 + columns.map { cell(policy, $0).map(\.symbol) ?? "" }.joined(separator: ",")
          }).joined(separator: "\n")
     }
 
     public var markdown: String {
-        var lines = ["| pinning mode | allowInvalid | validatesDomain | pinned | " + attacks.map(\.rawValue).joined(separator: " | ") + " |",
-                     "|---|---|---|---|" + attacks.map { _ in "---|" }.joined()]
+        var lines = ["| pinning mode | allowInvalid | validatesDomain | pinned | " + columns.map(\.rawValue).joined(separator: " | ") + " |",
+                     "|---|---|---|---|" + columns.map { _ in "---|" }.joined()]
         for policy in policies {
             lines.append("| \(policy.pinningMode) | \(policy.allowInvalidCertificates ? "YES" : "NO") | \(policy.validatesDomainName ? "YES" : "NO") | "
-                         + "\(policy.pinned.rawValue) | " + attacks.map { cell(policy, $0).map(\.symbol) ?? "" }.joined(separator: " | ") + " |")
+                         + "\(policy.pinned.rawValue) | " + columns.map { cell(policy, $0).map(\.symbol) ?? "" }.joined(separator: " | ") + " |")
         }
-        lines.append("| accepted by | | | | " + attacks.map { "\(acceptedCount($0)) of \(policies.count)" }.joined(separator: " | ") + " |")
+        lines.append("| accepted by | | | | " + columns.map { "\(acceptedCount($0)) of \(policies.count)" }.joined(separator: " | ") + " |")
         return lines.joined(separator: "\n")
     }
 
@@ -49,7 +49,7 @@ extension Matrix {
         let document = Document(scenario: scenarioID, cells: cells.map { cell in
             CellJSON(policy: PolicyJSON(pinningMode: cell.policy.pinningMode.rawValue, allowInvalidCertificates: cell.policy.allowInvalidCertificates,
                                         validatesDomainName: cell.policy.validatesDomainName, pinned: cell.policy.pinned.rawValue),
-                     attack: cell.attack.rawValue, trusted: cell.trusted, attackerSawPlaintext: cell.attackerSawPlaintext,
+                     attack: cell.column.rawValue, trusted: cell.trusted, attackerSawPlaintext: cell.attackerSawPlaintext,
                      serverReceivedRequest: cell.serverReceivedRequest)
         })
         let encoder = JSONEncoder()

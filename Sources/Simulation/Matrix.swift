@@ -5,11 +5,30 @@ import Policies
 
 /// Every AFSecurityPolicy configuration against every attack, each cell a real run on 127.0.0.1.
 ///
-/// The scenario gives the world and the server; the matrix adds what its attacks need (an attacker CA,
-/// a second public CA, a certificate for another host, an expired certificate for the host).
+/// The matrix's world is the scenario's plus what its columns need (an attacker CA, a second public CA
+/// the device trusts, a certificate for another host, an expired certificate for the host), added to the
+/// scenario itself, so every cell is a scenario: `scenario(for:)` loads it anywhere and runs the same.
 public struct Matrix: Sendable {
-    public enum AttackKind: String, Sendable, CaseIterable {
+    /// One column: an attack in the scenario's words, and whether the user installed the attacker's CA.
+    public enum Column: String, Sendable, CaseIterable {
         case none, forgeUntrustedCA, forgeInstalledCA, selfSigned, wrongHost, expired, misissued, replayedChain, stolenKey
+
+        /// The attack this column stages in `scenario` (already staged by `Matrix.staged`).
+        public func attack(in scenario: Scenario) -> AttackSpec {
+            switch self {
+            case .none: AttackSpec(.none)
+            case .forgeUntrustedCA, .forgeInstalledCA: AttackSpec(.forge, authority: Matrix.attackerCA)
+            case .selfSigned: AttackSpec(.selfSigned)
+            case .wrongHost: AttackSpec(.present, leaf: Matrix.wrongHostLeaf, chain: [Matrix.publicCA])
+            case .expired: AttackSpec(.present, leaf: Matrix.expiredLeaf, chain: scenario.server.chain)
+            case .misissued: AttackSpec(.misissued, authority: Matrix.publicCA)
+            case .replayedChain: AttackSpec(.replayRealChain)
+            case .stolenKey: AttackSpec(.stolenKey)
+            }
+        }
+
+        /// The user was talked into installing the attacker's CA on the device.
+        public var installsAttackerCA: Bool { self == .forgeInstalledCA }
     }
 
     /// What is pinned, by role in the server's chain.
@@ -37,7 +56,7 @@ public struct Matrix: Sendable {
 
     public struct Cell: Sendable {
         public let policy: Policy
-        public let attack: AttackKind
+        public let column: Column
         public let trusted: Bool
         public let attackerSawPlaintext: Bool
         public let serverReceivedRequest: Bool
@@ -46,30 +65,52 @@ public struct Matrix: Sendable {
         public var symbol: String { trusted ? (attackerSawPlaintext ? "LEAKED" : "accepted") : "rejected" }
     }
 
+    /// Ids of the certificates the matrix adds to the scenario's world.
+    static let attackerCA = "matrix-attacker-ca", publicCA = "matrix-public-ca"
+    static let wrongHostLeaf = "matrix-wrong-host", expiredLeaf = "matrix-expired"
+
     public let scenarioID: String
+    /// The scenario with the matrix's certificates added: every cell is this with a policy and an attack.
+    public let staged: Scenario
     /// The world id pinned for each role (leaf, intermediate, root) that the server's chain has.
     public let pinnedIDs: [Pinned: String]
-    public let attacks: [AttackKind]
+    public let columns: [Column]
     public let policies: [Policy]
     public let cells: [Cell]
 
-    public func cell(_ policy: Policy, _ attack: AttackKind) -> Cell? {
-        cells.first { $0.policy == policy && $0.attack == attack }
+    public func cell(_ policy: Policy, _ column: Column) -> Cell? {
+        cells.first { $0.policy == policy && $0.column == column }
+    }
+
+    /// The scenario a cell ran: load it into the walkthrough or the runner and it gives the cell's verdict.
+    public func scenario(for policy: Policy, _ column: Column) -> Scenario {
+        Matrix.scenario(staged, policy, column, pinnedIDs: pinnedIDs)
+    }
+
+    static func scenario(_ staged: Scenario, _ policy: Policy, _ column: Column, pinnedIDs: [Pinned: String]) -> Scenario {
+        var scenario = staged
+        scenario.attacker = column.attack(in: staged)
+        if column.installsAttackerCA, let index = scenario.world.authorities.firstIndex(where: { $0.id == attackerCA }) {
+            scenario.world.authorities[index].trustedByDevice = true
+        }
+        scenario.client.policy = PolicySpec(pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
+                                            validatesDomainName: policy.validatesDomainName, pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [])
+        return scenario
     }
 
     /// Runs every cell, on `workers` threads that each reuse their own origin, proxies and clients.
-    public init(scenario: Scenario, attacks: [AttackKind] = AttackKind.allCases, workers: Int = 2) throws {
+    public init(scenario: Scenario, columns: [Column] = Column.allCases, workers: Int = 2) throws {
         let arena = try MatrixArena(scenario)
         let policies = arena.policies
-        let jobs = policies.flatMap { policy in attacks.map { (policy, $0) } }
+        let jobs = policies.flatMap { policy in columns.map { (policy, $0) } }
         let results = Locked<[Int: Cell]>([:])
         let failure = Locked<Error?>(nil)
         DispatchQueue.concurrentPerform(iterations: max(1, workers)) { worker in
             do {
-                let stage = try MatrixStage(arena, attacks: attacks)
+                let stage = try MatrixStage(arena, columns: columns)
                 defer { stage.stop() }
                 for index in stride(from: worker, to: jobs.count, by: max(1, workers)) {
-                    let cell = stage.run(jobs[index].0, jobs[index].1)
+                    let cell = try stage.run(jobs[index].0, jobs[index].1)
                     results.withLock { $0[index] = cell }
                 }
             } catch {
@@ -78,41 +119,47 @@ public struct Matrix: Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         scenarioID = scenario.id
-        pinnedIDs = arena.roles.compactMapValues { certificate in arena.world.identities.first { $0.identity.certificate == certificate }?.id }
-        self.attacks = attacks
+        staged = arena.staged
+        pinnedIDs = arena.pinnedIDs
+        self.columns = columns
         self.policies = policies
         cells = results.withLock { done in jobs.indices.compactMap { done[$0] } }
     }
 }
 
-/// The matrix's world: the scenario's certificates plus the attackers' own.
+/// The matrix's world: the scenario's certificates plus the attackers' own, built once.
 struct MatrixArena: Sendable {
-    let scenario: Scenario
+    let staged: Scenario
     let world: World
-    let roles: [Matrix.Pinned: Certificate]
-    let attackerCA: Identity, publicCA: Identity, wrongHost: Identity, expired: Identity, misissued: Identity
+    /// The same certificates with the attacker's CA installed on the device.
+    let installed: World
+    let pinnedIDs: [Matrix.Pinned: String]
 
     init(_ scenario: Scenario) throws {
-        self.scenario = scenario
-        world = try World(scenario.world, clock: scenario.clock)
-        let factory = world.factory
-        let clock = scenario.clock
-        let leaf = world.identity(scenario.server.leaf)!
-        var roles: [Matrix.Pinned: Certificate] = [.leaf: leaf.certificate]
-        if let intermediate = scenario.server.chain.first.flatMap(world.identity) { roles[.intermediate] = intermediate.certificate }
-        roles[.root] = world.identities.map(\.identity.certificate).first { candidate in
-            candidate.isSelfIssued && candidate.isAuthority && (roles[.intermediate] ?? leaf.certificate).isSigned(by: candidate) && candidate != leaf.certificate
-        }
-        self.roles = roles
-        let start = clock.addingTimeInterval(-30 * 86_400), end = clock.addingTimeInterval(365 * 86_400)
-        attackerCA = try factory.makeIdentity(.authority(label: "matrix-attacker-ca", commonName: "Attacker CA", notBefore: start, notAfter: end))
-        publicCA = try factory.makeIdentity(.authority(label: "matrix-public-ca", commonName: "Public CA", notBefore: start, notAfter: end))
-        wrongHost = try factory.makeIdentity(.serverLeaf(label: "attacker.test", dnsNames: ["attacker.test"], notBefore: start, notAfter: end), signedBy: publicCA)
-        let host = scenario.server.host
-        let issuer = world.identities.first { leaf.certificate.isSigned(by: $0.identity.certificate) && $0.identity.certificate.isAuthority }?.identity
-        expired = try factory.makeIdentity(.serverLeaf(label: "expired \(host)", dnsNames: [host], notBefore: clock.addingTimeInterval(-400 * 86_400),
-                                                       notAfter: clock.addingTimeInterval(-35 * 86_400)), signedBy: issuer)
-        misissued = try factory.makeIdentity(.serverLeaf(label: "mis-issued \(host)", dnsNames: [host], notBefore: start, notAfter: end), signedBy: publicCA)
+        staged = Self.stage(scenario)
+        world = try World(staged)
+        installed = world.trusting(Matrix.attackerCA)
+        var pinned: [Matrix.Pinned: String] = [.leaf: world.server.leaf.id]
+        pinned[.intermediate] = scenario.server.chain.first
+        pinned[.root] = world.server.root?.id
+        pinnedIDs = pinned
+    }
+
+    /// `scenario` with the matrix's certificates added (the ids start with `matrix-`).
+    static func stage(_ scenario: Scenario) -> Scenario {
+        var staged = scenario
+        let clock = scenario.clock, host = scenario.server.host
+        staged.world.authorities += [
+            AuthoritySpec(id: Matrix.attackerCA, name: "Attacker CA", trustedByDevice: false),
+            AuthoritySpec(id: Matrix.publicCA, name: "Public CA", trustedByDevice: true),
+        ]
+        let leafIssuer = scenario.world.leaves.first { $0.id == scenario.server.leaf }?.issuer ?? "self"
+        staged.world.leaves += [
+            LeafSpec(id: Matrix.wrongHostLeaf, issuer: Matrix.publicCA, dnsNames: ["attacker.test"]),
+            LeafSpec(id: Matrix.expiredLeaf, issuer: leafIssuer, dnsNames: [host],
+                     notBefore: clock.addingTimeInterval(-400 * 86_400), notAfter: clock.addingTimeInterval(-35 * 86_400)),
+        ]
+        return staged
     }
 
     /// Every pinning mode × allowInvalidCertificates × validatesDomainName × what is pinned (when that role exists).
@@ -120,71 +167,58 @@ struct MatrixArena: Sendable {
         SSLPinningMode.allCases.flatMap { mode in
             [false, true].flatMap { allowInvalid in
                 [true, false].flatMap { validates in
-                    Matrix.Pinned.allCases.filter { $0 == .nothing || roles[$0] != nil }.map {
+                    Matrix.Pinned.allCases.filter { $0 == .nothing || pinnedIDs[$0] != nil }.map {
                         Matrix.Policy(pinningMode: mode, allowInvalidCertificates: allowInvalid, validatesDomainName: validates, pinned: $0)
                     }
                 }
             }
         }
     }
-
-    func attack(_ kind: Matrix.AttackKind) -> Attack? {
-        switch kind {
-        case .none: nil
-        case .forgeUntrustedCA, .forgeInstalledCA: .forge(authority: attackerCA)
-        case .selfSigned: .selfSigned
-        case .wrongHost: .present(chain: [wrongHost.certificate, publicCA.certificate], key: wrongHost.privateKey, note: "a valid certificate for another host")
-        case .expired: .present(chain: [expired.certificate] + scenario.server.chain.compactMap { world.identity($0)?.certificate },
-                                key: expired.privateKey, note: "an expired certificate for the host")
-        case .misissued: .misissued(authority: publicCA)
-        case .replayedChain: .replayRealChain
-        case .stolenKey: .stolenKey(world.identity(scenario.server.leaf)!.privateKey)
-        }
-    }
-
-    /// The device trust store: the scenario's, a public CA, and the attacker's CA when "the user installed it".
-    func trustStore(attackerInstalled: Bool) -> [Certificate] {
-        world.deviceTrustStore + [publicCA.certificate] + (attackerInstalled ? [attackerCA.certificate] : [])
-    }
 }
 
-/// One worker's servers: an origin, a proxy per attack, and a client per trust store, reused for every cell.
-final class MatrixStage: @unchecked Sendable {
+/// One worker's servers: an origin, a proxy per column, and a client per trust store, reused for every cell.
+final class MatrixStage: Sendable {
     private let arena: MatrixArena
-    private let log = EventLog()
     private let origin: OriginServer
-    private let proxies: [Matrix.AttackKind: InterceptingProxy]
-    private let clients: [Bool: TLSClient]
+    private let proxies: [Matrix.Column: InterceptingProxy]
+    /// A client that trusts the device's store, and one whose user installed the attacker's CA.
+    private let client: TLSClient, installedClient: TLSClient
 
-    init(_ arena: MatrixArena, attacks: [Matrix.AttackKind]) throws {
+    init(_ arena: MatrixArena, columns: [Matrix.Column]) throws {
         self.arena = arena
-        let scenario = arena.scenario
-        origin = try OriginServer(ScenarioRunner.originConfiguration(scenario, arena.world), log: log)
-        var proxies: [Matrix.AttackKind: InterceptingProxy] = [:]
-        for kind in attacks {
-            if let attack = arena.attack(kind) {
-                proxies[kind] = try InterceptingProxy(attack: attack, routes: [scenario.server.host: origin.port], log: log, factory: arena.world.factory)
+        let staged = arena.staged, world = arena.world
+        let log = EventLog()
+        origin = try OriginServer(ScenarioRunner.originConfiguration(staged, world), log: log)
+        var proxies: [Matrix.Column: InterceptingProxy] = [:]
+        do {
+            for column in columns {
+                if let attack = try column.attack(in: staged).resolved(in: world, file: staged.file) {
+                    proxies[column] = try InterceptingProxy(attack: attack, routes: [staged.server.host: origin.port], log: log, factory: world.factory)
+                }
             }
+            self.proxies = proxies
+            func makeClient(_ world: World) throws -> TLSClient {
+                try TLSClient(host: staged.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, identity: world.client?.identity)
+            }
+            client = try makeClient(world)
+            installedClient = try makeClient(arena.installed)
+        } catch {
+            proxies.values.forEach { $0.stop() }
+            origin.stop()
+            throw error
         }
-        self.proxies = proxies
-        clients = try Dictionary(uniqueKeysWithValues: [false, true].map { installed in
-            (installed, try TLSClient(host: scenario.server.host, trustStore: arena.trustStore(attackerInstalled: installed),
-                                      verifyDate: scenario.clock, identity: arena.world.clientIdentity))
-        })
     }
 
-    func run(_ policy: Matrix.Policy, _ attack: Matrix.AttackKind) -> Matrix.Cell {
-        var scenario = arena.scenario
-        let pinnedID = arena.roles[policy.pinned].flatMap { pinned in arena.world.identities.first { $0.identity.certificate == pinned }?.id }
-        scenario.client.policy = PolicySpec(pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
-                                            validatesDomainName: policy.validatesDomainName, pinnedCertificates: pinnedID.map { [$0] } ?? [])
-        let proxy = proxies[attack]
+    func run(_ policy: Matrix.Policy, _ column: Matrix.Column) throws -> Matrix.Cell {
+        let scenario = Matrix.scenario(arena.staged, policy, column, pinnedIDs: arena.pinnedIDs)
+        let proxy = proxies[column]
         let flowsBefore = proxy?.flows.count ?? 0
         let requestsBefore = origin.requestsReceived.count
-        let result = ScenarioRunner.exchange(scenario, arena.world, client: clients[attack == .forgeInstalledCA]!,
+        let client = column.installsAttackerCA ? installedClient : client
+        let result = ScenarioRunner.exchange(scenario, try ScenarioRunner.securityPolicy(scenario, arena.world), client: client,
                                              port: proxy?.port ?? origin.port, log: EventLog())
         let flows = proxy?.flows.dropFirst(flowsBefore) ?? []
-        return Matrix.Cell(policy: policy, attack: attack, trusted: result.verdict?.evaluation.isTrusted ?? false,
+        return Matrix.Cell(policy: policy, column: column, trusted: result.verdict?.evaluation.isTrusted ?? false,
                            attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
                            serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
     }

@@ -5,11 +5,11 @@ import PKI
 public enum PKIExport {
     /// Returns the paths written. Keys and the `.p12` are 0600; every file is written atomically.
     public static func write(_ scenario: Scenario, to directory: String) throws -> [String] {
-        try write(scenario, world: World(scenario.world, clock: scenario.clock), to: directory)
+        try write(World(scenario), to: directory)
     }
 
-    /// Writes `world`, already built for `scenario` (the lab exports the certificates its servers use).
-    public static func write(_ scenario: Scenario, world: World, to directory: String) throws -> [String] {
+    /// Writes `world`, already built (the lab exports the certificates its servers use).
+    public static func write(_ world: World, to directory: String) throws -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -22,20 +22,19 @@ public enum PKIExport {
             return full
         }
         var pins: [String] = []
-        for (id, identity) in world.identities {
-            try identity.certificate.write(to: path("\(id).pem"))
-            try identity.certificate.write(to: path("\(id).cer"))
-            try identity.privateKey.write(to: path("\(id).key"))
-            pins.append("\(identity.certificate.publicKeyPin)  \(id)")
+        for entry in world.entries {
+            try entry.certificate.write(to: path("\(entry.id).pem"))
+            try entry.certificate.write(to: path("\(entry.id).cer"))
+            try entry.identity.privateKey.write(to: path("\(entry.id).key"))
+            pins.append("\(entry.certificate.publicKeyPin)  \(entry.id)")
         }
-        if let client = world.clientIdentity, let bundle = world.clientPKCS12, let spec = scenario.world.clientIdentity {
-            try client.certificate.write(to: path("\(spec.id).pem"))
-            try client.privateKey.write(to: path("\(spec.id).key"))
-            try client.writePKCS12(to: path("\(spec.id).p12"), password: bundle.password)
-            pins.append("\(client.certificate.publicKeyPin)  \(spec.id) (.p12 password: \(bundle.password))")
+        if let client = world.client {
+            try client.identity.certificate.write(to: path("\(client.id).pem"))
+            try client.identity.privateKey.write(to: path("\(client.id).key"))
+            try client.identity.writePKCS12(to: path("\(client.id).p12"), password: client.password)
+            pins.append("\(client.identity.certificate.publicKeyPin)  \(client.id) (.p12 password: \(client.password))")
         }
-        let chain = [scenario.server.leaf] + scenario.server.chain
-        try Certificate.writeBundle(chain.compactMap { world.identity($0)?.certificate }, to: path("server-chain.pem"))
+        try Certificate.writeBundle(world.server.chain, to: path("server-chain.pem"))
         try Data((pins.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path("pins.txt")), options: .atomic)
         return written
     }

@@ -3,6 +3,9 @@ import LoopbackTLS
 import Policies
 
 extension RunReport {
+    /// What every renderer says when the handshake ended before the policy ran.
+    public static let noChainJudged = "The client never saw a chain to judge."
+
     /// The lesson view: the lesson, every event, every policy step, the verdict and the expectations.
     public var text: String {
         var lines = ["\(scenario.id): \(scenario.title)", "group: \(scenario.group)", "", scenario.lesson.trimmingCharacters(in: .whitespacesAndNewlines), ""]
@@ -10,7 +13,7 @@ extension RunReport {
         lines += events.map { "  \($0)" }
         lines.append("")
         lines.append("AFSecurityPolicy: \(policyDescription)")
-        lines += evaluation.map { $0.steps.map { "  \($0)" } } ?? ["  (the client never saw a chain to judge)"]
+        lines += evaluation.map { $0.steps.map { "  \($0)" } } ?? ["  " + Self.noChainJudged]
         lines.append("")
         lines.append("Verdict: \(verdict). " + outcome.joined(separator: " "))
         lines.append(expectationLine)
@@ -32,7 +35,7 @@ extension RunReport {
         }
         lines += ["", "## How the app decided", "", "AFSecurityPolicy with \(policyDescription).", ""]
         lines += evaluation.map { $0.steps.enumerated().map { "\($0.offset + 1). **\($0.element.outcome.rawValue)** `\($0.element.check.rawValue)`: \($0.element.detail)" } }
-            ?? ["The client never saw a chain to judge."]
+            ?? [Self.noChainJudged]
         lines += ["", "## Verdict", "", "**\(verdict)**. " + outcome.joined(separator: " "), ""]
         return lines.joined(separator: "\n")
     }

@@ -9,6 +9,8 @@ import Policies
 public struct Scenario: Sendable, Decodable {
     /// The file name without `.yaml`.
     public var id = ""
+    /// Where it was read from, as errors name it.
+    public var file = ""
     public var version: Int
     public var title: String
     public var group: String
@@ -20,7 +22,7 @@ public struct Scenario: Sendable, Decodable {
     public var clock: Date
     public var world: WorldSpec
     public var server: ServerSpec
-    public var attacker: AttackerSpec
+    public var attacker: AttackSpec
     public var client: ClientSpec
     public var request: RequestSpec
     public var expect: Expectations
@@ -42,7 +44,7 @@ public struct Scenario: Sendable, Decodable {
         clock = try container.decodeTime(forKey: .clock)
         world = try container.decode(WorldSpec.self, forKey: .world)
         server = try container.decode(ServerSpec.self, forKey: .server)
-        attacker = try container.decodeIfPresent(AttackerSpec.self, forKey: .attacker) ?? AttackerSpec()
+        attacker = try container.decodeIfPresent(AttackSpec.self, forKey: .attacker) ?? AttackSpec()
         client = try container.decode(ClientSpec.self, forKey: .client)
         request = try container.decodeIfPresent(RequestSpec.self, forKey: .request) ?? RequestSpec()
         expect = try container.decode(Expectations.self, forKey: .expect)
@@ -78,6 +80,19 @@ public struct AuthoritySpec: Sendable, Decodable {
     public var notBefore: Date?
     public var notAfter: Date?
 
+    /// An authority as a file would declare it, for worlds built in code (the matrix's attackers).
+    public init(id: String, name: String? = nil, issuer: String? = nil, pathLength: Int? = nil, trustedByDevice: Bool = false,
+                keyType: KeyType = .p256, notBefore: Date? = nil, notAfter: Date? = nil) {
+        self.id = id
+        self.name = name ?? id
+        self.issuer = issuer
+        self.pathLength = pathLength
+        self.trustedByDevice = trustedByDevice
+        self.keyType = keyType
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable { case id, name, issuer, pathLength, trustedByDevice, keyType, notBefore, notAfter }
 
     public init(from decoder: Decoder) throws {
@@ -110,6 +125,23 @@ public struct LeafSpec: Sendable, Decodable {
     public var keyOf: String?
     /// False leaves basicConstraints, keyUsage and extendedKeyUsage out, as AFNetworking's self-signed fixtures are.
     public var extensions: Bool
+
+    /// A leaf as a file would declare it, for worlds built in code (the matrix's attackers).
+    public init(id: String, issuer: String, commonName: String? = nil, organization: String? = nil, dnsNames: [String] = [],
+                ipAddresses: [String] = [], notBefore: Date? = nil, notAfter: Date? = nil, keyType: KeyType = .p256, keyOf: String? = nil,
+                extensions: Bool = true) {
+        self.id = id
+        self.issuer = issuer
+        self.commonName = commonName
+        self.organization = organization
+        self.dnsNames = dnsNames
+        self.ipAddresses = ipAddresses
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.keyType = keyType
+        self.keyOf = keyOf
+        self.extensions = extensions
+    }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, issuer, commonName, organization, dnsNames, ipAddresses, notBefore, notAfter, keyType, keyOf, extensions
@@ -173,8 +205,9 @@ public struct ServerSpec: Sendable, Decodable {
     }
 }
 
-/// What the attacker does; `none` means there is no attacker on the path.
-public struct AttackerSpec: Sendable, Decodable {
+/// An attack in the scenario's words (the `attacker` block), the one vocabulary every front end uses:
+/// lessons, the console's `A` key, the matrix's columns and the lab. `none` means nobody is on the path.
+public struct AttackSpec: Sendable, Decodable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case none, passthrough, forge, selfSigned, replayRealChain, misissued, stolenKey, present
     }
@@ -186,7 +219,12 @@ public struct AttackerSpec: Sendable, Decodable {
     public var leaf: String?
     public var chain: [String] = []
 
-    public init() {}
+    public init(_ attack: Kind = .none, authority: String? = nil, leaf: String? = nil, chain: [String] = []) {
+        self.attack = attack
+        self.authority = authority
+        self.leaf = leaf
+        self.chain = chain
+    }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case attack, authority, leaf, chain }
 

@@ -17,6 +17,7 @@ public enum ScenarioLoader {
             throw ScenarioError(file: path, path: "", reason: "not valid YAML: " + "\(error)".split(separator: "\n").joined(separator: " "))
         }
         scenario.id = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        scenario.file = path
         try checkReferences(scenario, file: path)
         return scenario
     }

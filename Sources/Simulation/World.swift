@@ -1,64 +1,150 @@
 import Foundation
 import PKI
 
-/// The certificates of a scenario, generated with OpenSSL at the scenario's clock.
+/// A scenario's certificates, generated with OpenSSL, and how they relate: who issued each one, what
+/// the real server sends, the app's client identity and the CA that issued it, and what the device trusts.
+///
+/// Every relationship is resolved once, here, from the scenario's ids; nothing downstream searches by
+/// signature or unwraps a lookup.
 public struct World: Sendable {
+    /// One certificate of the world with its key, by the id the scenario gave it.
+    public struct Entry: Sendable {
+        public enum Role: Sendable { case authority, leaf }
+
+        public let id: String
+        public let identity: Identity
+        public let role: Role
+        /// The authority that signed it; nil when it signs itself.
+        public let issuerID: String?
+        /// In the device trust store (a public CA, or an attacker's CA the user installed).
+        public let trustedByDevice: Bool
+
+        public var certificate: Certificate { identity.certificate }
+    }
+
+    /// The real server: its host, its key and certificate, and what it sends.
+    public struct Server: Sendable {
+        public let host: String
+        public let leaf: Entry
+        /// The Certificate message it sends, leaf first.
+        public let chain: [Certificate]
+        /// The authority at the top of its leaf's issuers (nil for a self-signed leaf).
+        public let root: Entry?
+    }
+
+    /// The certificate the app presents in two-way TLS, as it ships it.
+    public struct ClientIdentity: Sendable {
+        public let id: String
+        /// Loaded from the `.p12` the app ships, as AFNetworking apps load theirs.
+        public let identity: Identity
+        /// The CA that issued it: the only one the bank accepts client certificates from.
+        public let issuer: Entry
+        public let pkcs12: [UInt8]
+        public let password: String
+    }
+
     public let factory: CertificateFactory
-    /// Every authority and leaf by id, in file order.
-    public let identities: [(id: String, identity: Identity)]
-    public let clientIdentity: Identity?
-    /// The authorities the device trusts.
-    public let deviceTrustStore: [Certificate]
-    /// The client identity as the app ships it: a `.p12` and its password.
-    public let clientPKCS12: (bytes: [UInt8], password: String)?
+    /// Authorities, then leaves, in file order.
+    public private(set) var entries: [Entry]
+    public let server: Server
+    public let client: ClientIdentity?
 
-    public func identity(_ id: String) -> Identity? { identities.first { $0.id == id }?.identity }
+    /// The authorities the device trusts, in file order.
+    public var deviceTrustStore: [Certificate] { entries.filter(\.trustedByDevice).map(\.certificate) }
 
-    /// Builds every certificate. References were checked by the loader, so a missing id is a bug.
-    public init(_ spec: WorldSpec, clock: Date) throws {
-        factory = CertificateFactory(now: clock)
+    public subscript(id: String) -> Entry? { entries.first { $0.id == id } }
+
+    /// The id the world gave `certificate`, if it is one of the world's.
+    public func id(of certificate: Certificate) -> String? { entries.first { $0.certificate == certificate }?.id }
+
+    /// The authority that signed `entry`, or nil for a self-signed certificate.
+    public func issuer(of entry: Entry) -> Entry? { entry.issuerID.flatMap { self[$0] } }
+
+    /// The same certificates, with the authority `id` added to the device trust store (the user installed it).
+    public func trusting(_ id: String) -> World {
+        var world = self
+        world.entries = entries.map { $0.id == id ? Entry(id: $0.id, identity: $0.identity, role: $0.role, issuerID: $0.issuerID, trustedByDevice: true) : $0 }
+        return world
+    }
+
+    /// Certificates by id; an unknown id is an error naming `path` (the key the ids came from).
+    func certificates(_ ids: [String], file: String, path: String) throws -> [Certificate] {
+        try ids.enumerated().map { index, id in try entry(id, file: file, path: "\(path)[\(index)]").certificate }
+    }
+
+    func entry(_ id: String, file: String, path: String) throws -> Entry {
+        guard let entry = self[id] else { throw ScenarioError(file: file, path: path, reason: "no certificate '\(id)' in the world") }
+        return entry
+    }
+
+    /// Builds every certificate of `scenario` at `clock` (the scenario's own clock unless given).
+    ///
+    /// An id that names nothing is a `ScenarioError` with the key path it came from (the loader reports
+    /// these first, with the same words; a scenario built in code meets them here).
+    public init(_ scenario: Scenario, clock: Date? = nil) throws {
+        let clock = clock ?? scenario.clock
+        let spec = scenario.world, file = scenario.file
+        let factory = CertificateFactory(now: clock)
         let defaultStart = clock.addingTimeInterval(-30 * 86_400), defaultEnd = clock.addingTimeInterval(365 * 86_400)
-        var built: [String: Identity] = [:]
-        let factory = factory
+        var built: [String: Entry] = [:]
+        func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
 
-        func authority(_ id: String) throws -> Identity {
-            if let done = built[id] { return done }
-            guard let spec = spec.authorities.first(where: { $0.id == id }) else { preconditionFailure("unknown authority \(id)") }
-            let issuer = try spec.issuer.map(authority)
+        // The loader rejects issuer loops, so this recursion ends.
+        func authority(_ id: String, _ path: String) throws -> Entry {
+            if let done = built[id], done.role == .authority { return done }
+            guard let index = spec.authorities.firstIndex(where: { $0.id == id }) else { throw fail(path, "no authority '\(id)' in world.authorities") }
+            let definition = spec.authorities[index]
+            let issuer = try definition.issuer.map { try authority($0, "world.authorities[\(index)].issuer") }
             let made = try factory.makeIdentity(
-                .authority(label: spec.id, commonName: spec.name, pathLength: spec.pathLength,
-                           notBefore: spec.notBefore ?? defaultStart, notAfter: spec.notAfter ?? defaultEnd),
-                keyType: spec.keyType, signedBy: issuer)
-            built[id] = made
-            return made
+                .authority(label: definition.id, commonName: definition.name, pathLength: definition.pathLength,
+                           notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd),
+                keyType: definition.keyType, signedBy: issuer?.identity)
+            let entry = Entry(id: id, identity: made, role: .authority, issuerID: issuer?.id, trustedByDevice: definition.trustedByDevice)
+            built[id] = entry
+            return entry
         }
 
-        func leaf(_ id: String) throws -> Identity {
-            if let done = built[id] { return done }
-            guard let spec = spec.leaves.first(where: { $0.id == id }) else { preconditionFailure("unknown leaf \(id)") }
+        func leaf(_ id: String, _ path: String) throws -> Entry {
+            if let done = built[id], done.role == .leaf { return done }
+            guard let index = spec.leaves.firstIndex(where: { $0.id == id }) else { throw fail(path, "no leaf '\(id)' in world.leaves") }
+            let definition = spec.leaves[index]
             var certificate = CertificateSpec.serverLeaf(
-                label: spec.id, commonName: spec.commonName, organization: spec.organization, dnsNames: spec.dnsNames,
-                ipAddresses: spec.ipAddresses, notBefore: spec.notBefore ?? defaultStart, notAfter: spec.notAfter ?? defaultEnd)
-            if !spec.extensions { (certificate.basicConstraints, certificate.keyUsage, certificate.extendedKeyUsage) = (nil, nil, nil) }
-            let key = try spec.keyOf.map { try leaf($0).privateKey } ?? PrivateKey.generate(spec.keyType)
-            let issuer = spec.issuer == "self" ? nil : try authority(spec.issuer)
-            let made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer), privateKey: key)
-            built[id] = made
-            return made
+                label: definition.id, commonName: definition.commonName, organization: definition.organization, dnsNames: definition.dnsNames,
+                ipAddresses: definition.ipAddresses, notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd)
+            if !definition.extensions { (certificate.basicConstraints, certificate.keyUsage, certificate.extendedKeyUsage) = (nil, nil, nil) }
+            let key = try definition.keyOf.map { try leaf($0, "world.leaves[\(index)].keyOf").identity.privateKey }
+                ?? PrivateKey.generate(definition.keyType)
+            let issuer = definition.issuer == "self" ? nil : try authority(definition.issuer, "world.leaves[\(index)].issuer")
+            let made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+            let entry = Entry(id: id, identity: made, role: .leaf, issuerID: issuer?.id, trustedByDevice: false)
+            built[id] = entry
+            return entry
         }
 
-        identities = try spec.authorities.map { ($0.id, try authority($0.id)) } + spec.leaves.map { ($0.id, try leaf($0.id)) }
-        deviceTrustStore = spec.authorities.filter(\.trustedByDevice).compactMap { built[$0.id]?.certificate }
-        let client = try spec.clientIdentity.map { client -> (Identity, [UInt8], String) in
+        let entries = try spec.authorities.enumerated().map { try authority($1.id, "world.authorities[\($0)]") }
+            + spec.leaves.enumerated().map { try leaf($1.id, "world.leaves[\($0)]") }
+        self.factory = factory
+        self.entries = entries
+
+        let served = try leaf(scenario.server.leaf, "server.leaf")
+        var root = served.issuerID.flatMap { built[$0] }
+        while let next = root?.issuerID.flatMap({ built[$0] }) { root = next }
+        let chain = try scenario.server.chain.enumerated().map { index, id in
+            guard let entry = built[id] else { throw fail("server.chain[\(index)]", "no certificate '\(id)' in world.authorities or world.leaves") }
+            return entry.certificate
+        }
+        server = Server(host: scenario.server.host, leaf: served, chain: [served.certificate] + chain, root: root)
+
+        client = try spec.clientIdentity.map { client in
+            let issuer = try authority(client.issuer, "world.clientIdentity.issuer")
             var certificate = CertificateSpec.serverLeaf(label: client.id, dnsNames: [], notBefore: defaultStart, notAfter: defaultEnd)
             certificate.subject = DistinguishedName(commonName: client.name)
             certificate.extendedKeyUsage = [.clientAuth]
-            let made = try factory.makeIdentity(certificate, signedBy: authority(client.issuer))
+            let made = try factory.makeIdentity(certificate, signedBy: issuer.identity)
             let bundle = try made.pkcs12(password: client.password)
             // The app loads its identity from the .p12 it ships, as the lesson's apps do with client.p12.
-            return (try Identity(pkcs12: bundle, password: client.password, source: "\(client.id).p12").relabeled(client.id), bundle, client.password)
+            let shipped = try Identity(pkcs12: bundle, password: client.password, source: "\(client.id).p12").relabeled(client.id)
+            return ClientIdentity(id: client.id, identity: shipped, issuer: issuer, pkcs12: bundle, password: client.password)
         }
-        clientIdentity = client?.0
-        clientPKCS12 = client.map { ($0.1, $0.2) }
     }
 }

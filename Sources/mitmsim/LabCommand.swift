@@ -1,7 +1,6 @@
 import ArgumentParser
 import Console
 import Foundation
-import LoopbackTLS
 import Simulation
 
 extension MitmSim {
@@ -28,13 +27,11 @@ extension MitmSim {
         func run() throws {
             let lesson = try scenario.map(options.load) ?? options.loadAll().first { $0.attacker.attack == .forge }
             guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
-            let flows = Locked<[String]>([])  // appended from connection threads, read by the console
             let lab: Lab
             do {
-                lab = try Lab(lesson, directory: dir, port: port) { line in
-                    flows.withLock { $0.append(line) }
+                lab = try Lab(lesson, directory: dir, port: port) { flow in
                     if !tui {
-                        print("[flow] \(line)")
+                        print("[flow] \(flow)")
                         fflush(nil)
                     }
                 }
@@ -53,7 +50,7 @@ extension MitmSim {
                 fflush(nil)
                 do {
                     try ConsoleApp.runLab(ConsoleState.LabView(title: "world of '\(lesson.id)', attacker on 127.0.0.1:\(lab.proxyPort)",
-                                                                commands: lab.commands), flows: { flows.withLock { $0 } })
+                                                                commands: lab.commands), flows: { lab.flows })
                 } catch let error as TerminalError {
                     lab.stop()
                     throw BadInput("\(error)")
@@ -62,25 +59,35 @@ extension MitmSim {
                 print("\nmitmsim lab: stopped; the files in \(dir)/ are kept.")
                 return
             }
+            let interrupt = Interrupt()
+            // Only now that ^C is handled may the lab say it stops the lab.
             print("Intercepted connections appear below. ^C stops the lab.")
             fflush(nil)
-            Self.waitForInterrupt()
+            interrupt.wait()
             lab.stop()
             print("\nmitmsim lab: stopped; the files in \(dir)/ are kept.")
         }
+    }
+}
 
-        /// Blocks until SIGINT or SIGTERM, which then stop the lab instead of killing the process.
-        static func waitForInterrupt() {
-            let stopped = DispatchSemaphore(value: 0)
-            let sources = [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { stopped.signal() }
-                source.resume()
-                return source
-            }
-            stopped.wait()
-            sources.forEach { $0.cancel() }
+/// SIGINT and SIGTERM, from the moment this is made, stop the lab instead of killing the process.
+private final class Interrupt {
+    private let stopped = DispatchSemaphore(value: 0)
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [stopped] in stopped.signal() }
+            source.resume()
+            return source
         }
+    }
+
+    /// Blocks until one of the signals arrives.
+    func wait() {
+        stopped.wait()
+        sources.forEach { $0.cancel() }
     }
 }

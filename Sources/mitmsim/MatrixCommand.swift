@@ -9,9 +9,9 @@ extension MitmSim {
 
         @OptionGroup var options: ScenarioOptions
 
-        @Option(help: "Comma-separated attacks (default: all): \(Matrix.AttackKind.allCases.map(\.rawValue).joined(separator: ", ")).",
+        @Option(help: "Comma-separated attacks (default: all): \(Matrix.Column.allCases.map(\.rawValue).joined(separator: ", ")).",
                 transform: MatrixCommand.parseAttacks)
-        var attacks: [Matrix.AttackKind] = Matrix.AttackKind.allCases
+        var attacks: [Matrix.Column] = Matrix.Column.allCases
 
         @Option(help: "The scenario whose world and server the matrix uses (default: the first in the catalog).")
         var scenario: String?
@@ -19,19 +19,19 @@ extension MitmSim {
         @Option(help: "Output format.")
         var format: MatrixFormat = .text
 
-        static func parseAttacks(_ text: String) throws -> [Matrix.AttackKind] {
+        static func parseAttacks(_ text: String) throws -> [Matrix.Column] {
             try text.split(separator: ",").map { name in
-                guard let kind = Matrix.AttackKind(rawValue: String(name)) else {
-                    throw ValidationError("'\(name)' is not an attack (\(Matrix.AttackKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                guard let column = Matrix.Column(rawValue: String(name)) else {
+                    throw ValidationError("'\(name)' is not an attack (\(Matrix.Column.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
-                return kind
+                return column
             }
         }
 
         func run() throws {
             let world = try scenario.map(options.load) ?? options.loadAll().first
             guard let world else { throw BadInput("\(options.scenarios): no scenarios to take a world from") }
-            let matrix = try Matrix(scenario: world, attacks: attacks)
+            let matrix = try Matrix(scenario: world, columns: attacks)
             switch format {
             case .text: print(matrix.text)
             case .csv: print(matrix.csv)

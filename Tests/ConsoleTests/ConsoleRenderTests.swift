@@ -81,18 +81,46 @@ extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
 
-struct LabScreenTests {
-    @Test func theLabScreenListsTheCommandsAndColoursEachConnectionByWhatHappened() {
+/// The lab screen with connections the real lab logged: a real curl refused, then a real curl -k leaked.
+@Suite(.serialized) struct LabScreenTests {
+    /// Runs a printed command line in bash and waits for it.
+    static func paste(_ line: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", line + " >/dev/null 2>&1"]
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+    }
+
+    @Test func theLabScreenListsTheCommandsAndColoursEachConnectionByWhatHappened() throws {
+        let scenario = try #require(Self.lesson)
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-screen-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lab = try Lab(scenario, directory: directory) { _ in }
+        defer { lab.stop() }
+        for title in ["curl through the attacker, trusting only the real root", "curl -k through the attacker"] {
+            try Self.paste(try #require(lab.commands.first { $0.title == title }).line)
+        }
+        // The lab logs a connection when it ends, a moment after the client exits.
+        for _ in 0..<100 where lab.flows.count < 2 { usleep(20_000) }
+        #expect(lab.flows.map(\.outcome.isRead) == [false, true])
+
         var state = ConsoleState(catalog: [])
         state.screen = .lab
-        state.lab = ConsoleState.LabView(title: "world of 'x'", commands: [])
-        state.lab?.flows = ["bank.test: presented 'forged' -> 'attacker-ca'; the client REFUSED it, nothing read",
-                            "bank.test: presented 'forged' -> 'attacker-ca'; the client ACCEPTED it; STOLEN password 'hunter2'"]
+        state.lab = ConsoleState.LabView(title: "world of '\(scenario.id)'", commands: lab.commands)
+        state.lab?.flows = lab.flows
         let screen = render(state, size: Size(columns: 120, rows: 30))
         let lines = screen.text.components(separatedBy: "\n")
-        let refused = lines.firstIndex { $0.contains("REFUSED") }!, stolen = lines.firstIndex { $0.contains("STOLEN") }!
+        let refused = try #require(lines.firstIndex { $0.contains("REFUSED") }), stolen = try #require(lines.firstIndex { $0.contains("STOLEN") })
         #expect(screen.style(at: refused, 2) == .rejected)
         #expect(screen.style(at: stolen, 2) == .leaked)
         #expect(update(&state, .character("q")) == .quit)
     }
+
+    static var lesson: Scenario? { ConsoleRenderTests.catalog.first { $0.attacker.attack == .forge } }
+}
+
+extension Lab.Flow.Outcome {
+    var isRead: Bool { if case .read = self { true } else { false } }
 }

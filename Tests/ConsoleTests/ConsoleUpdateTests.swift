@@ -69,6 +69,31 @@ struct ConsoleUpdateTests {
         #expect(state.change?.hasPrefix("matrix cell: none A=N V=Y pin leaf, none") == true)
     }
 
+    @Test func theCertificatePinnedToTheRootAgainstAMisissuedLeafLoadsWithTheCellsVerdict() throws {
+        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        Self.press([.character("m")], &state)
+        let matrix = try #require(state.matrix)
+        let policy = Matrix.Policy(pinningMode: .certificate, allowInvalidCertificates: false, validatesDomainName: true, pinned: .root)
+        let row = try #require(matrix.policies.firstIndex(of: policy)), column = try #require(matrix.columns.firstIndex(of: .misissued))
+        let cell = try #require(matrix.cell(policy, .misissued))
+        state.matrixCursor = (row, column)
+        Self.press([.enter], &state)
+        #expect(state.report?.trusted == cell.trusted)
+        #expect(state.report?.attackerView.sawPlaintext == cell.attackerSawPlaintext)
+        #expect(state.scenario?.attacker.summary == "misissued with 'matrix-public-ca'")
+    }
+
+    @Test func aMatrixThatCannotBeComputedSaysWhyInsteadOfRunningForever() {
+        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        state.scenario?.server.leaf = "no-such-leaf"
+        Self.press([.character("m")], &state)
+        #expect(state.matrix == nil)
+        let text = render(state, size: Size(columns: 80, rows: 24)).text
+        #expect(text.contains("could not compute the matrix"))
+        #expect(text.contains("no-such-leaf"))
+        #expect(!text.contains("Running every policy"))
+    }
+
     @Test func classroomModeHidesTheVerdictUntilThePredictionAndKeepsScore() {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog, classroom: true)
         state.scenario = ConsoleRenderTests.catalog.first { $0.id == "02-forged-untrusted-ca" }

@@ -1,5 +1,4 @@
 import Foundation
-import LoopbackTLS
 import Simulation
 import Testing
 
@@ -27,15 +26,14 @@ import Testing
     }
 
     /// A lab on the first lesson `matching` (by default: one with a forging attacker).
-    func withLab(matching: @escaping (Scenario) -> Bool = { $0.attacker.attack == .forge }, _ body: (Lab, Locked<[String]>) throws -> Void) throws {
+    func withLab(matching: @escaping (Scenario) -> Bool = { $0.attacker.attack == .forge }, _ body: (Lab) throws -> Void) throws {
         let scenario = try #require(CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
             .first(where: matching))
         let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let log = Locked<[String]>([])
-        let lab = try Lab(scenario, directory: directory) { line in log.withLock { $0.append(line) } }
+        let lab = try Lab(scenario, directory: directory) { _ in }
         defer { lab.stop() }
-        try body(lab, log)
+        try body(lab)
     }
 
     func command(_ lab: Lab, _ title: String) throws -> String {
@@ -43,32 +41,32 @@ import Testing
     }
 
     /// The lab logs a connection when it ends, a moment after the client exits.
-    func eventually(_ log: Locked<[String]>, contains text: String) -> Bool {
-        let found = { log.withLock { $0.contains { $0.contains(text) } } }
+    func eventually(_ lab: Lab, contains text: String) -> Bool {
+        let found = { lab.flows.contains { $0.description.contains(text) } }
         for _ in 0..<100 where !found() { usleep(20_000) }
         return found()
     }
 
     @Test func curlTrustingTheRealRootRefusesTheAttackerWithExit60AndTheBankGetsNothing() throws {
-        try withLab { lab, log in
+        try withLab { lab in
             let outcome = try Self.paste(command(lab, "curl through the attacker, trusting only the real root"))
             #expect(outcome.status == 60, "\(outcome.output)")
-            #expect(eventually(log, contains: "the client REFUSED it"))
+            #expect(eventually(lab, contains: "the client REFUSED it"))
             #expect(lab.requestsReceived.isEmpty)
         }
     }
 
     @Test func curlDashKHandsThePasswordToTheAttacker() throws {
-        try withLab { lab, log in
+        try withLab { lab in
             let outcome = try Self.paste(command(lab, "curl -k through the attacker"))
             #expect(outcome.status == 0)
             #expect(outcome.output.contains("Welcome back, alice"))
-            #expect(eventually(log, contains: "STOLEN password 'hunter2'"))
+            #expect(eventually(lab, contains: "STOLEN password 'hunter2'"))
         }
     }
 
     @Test func curlDashKWithThePinnedKeyStillRefusesWithExit90() throws {
-        try withLab { lab, _ in
+        try withLab { lab in
             let outcome = try Self.paste(command(lab, "curl -k with the real leaf's key pinned"))
             #expect(outcome.status == 90, "\(outcome.output)")
             #expect(lab.requestsReceived.isEmpty)
@@ -76,7 +74,7 @@ import Testing
     }
 
     @Test func curlStraightToTheBankIsAccepted() throws {
-        try withLab { lab, _ in
+        try withLab { lab in
             let outcome = try Self.paste(command(lab, "curl straight to the bank"))
             #expect(outcome.status == 0, "\(outcome.output)")
             #expect(lab.requestsReceived == ["POST /login"])
@@ -84,7 +82,7 @@ import Testing
     }
 
     @Test func opensslReportsTheVerifyErrorForTheAttackersChain() throws {
-        try withLab { lab, _ in
+        try withLab { lab in
             let refused = try Self.paste(command(lab, "openssl s_client against the attacker, trusting the real root"))
             #expect(refused.status != 0)
             #expect(refused.output.contains("self-signed certificate in certificate chain"), "\(refused.output)")
@@ -94,26 +92,26 @@ import Testing
     }
 
     @Test func pythonTrustingTheRealRootRaisesAVerificationError() throws {
-        try withLab { lab, log in
+        try withLab { lab in
             let refused = try Self.paste(command(lab, "Python urllib through the attacker, trusting the real root"))
             #expect(refused.status != 0)
             #expect(refused.output.contains("CERTIFICATE_VERIFY_FAILED"), "\(refused.output)")
             let careless = try Self.paste(command(lab, "Python urllib with CERT_NONE"))
             #expect(careless.output.contains("Welcome back, alice"))
-            #expect(eventually(log, contains: "STOLEN password 'hunter2'"))
+            #expect(eventually(lab, contains: "STOLEN password 'hunter2'"))
         }
     }
 
     @Test func onATwoWayTLSBankThePrintedCommandsPresentTheAppsCertificate() throws {
-        try withLab(matching: { $0.server.requireClientCertificate && $0.attacker.attack == .none }) { lab, log in
+        try withLab(matching: { $0.server.requireClientCertificate && $0.attacker.attack == .none }) { lab in
             let direct = try Self.paste(command(lab, "curl straight to the bank"))
             #expect(direct.status == 0, "\(direct.output)")
             #expect(lab.requestsReceived == ["POST /login"])
 
             let careless = try Self.paste(command(lab, "curl -k through the attacker"))
             #expect(careless.status != 0, "the proxy has no client key, so the bank refuses it")
-            #expect(eventually(log, contains: "STOLEN password 'hunter2'"))
-            #expect(eventually(log, contains: "upstream failed"))
+            #expect(eventually(lab, contains: "STOLEN password 'hunter2'"))
+            #expect(eventually(lab, contains: "upstream failed"))
             #expect(lab.requestsReceived == ["POST /login"], "only the direct request reached the bank")
         }
     }

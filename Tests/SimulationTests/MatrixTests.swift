@@ -11,14 +11,34 @@ struct MatrixTests {
     }()
 
     func verdict(_ mode: SSLPinningMode, allowInvalid: Bool = false, validates: Bool = true, pinned: Matrix.Pinned = .nothing,
-                 _ attack: Matrix.AttackKind) -> String? {
+                 _ column: Matrix.Column) -> String? {
         let policy = Matrix.Policy(pinningMode: mode, allowInvalidCertificates: allowInvalid, validatesDomainName: validates, pinned: pinned)
-        return Self.matrix.cell(policy, attack)?.symbol
+        return Self.matrix.cell(policy, column)?.symbol
     }
 
     @Test func everyPolicyMeetsEveryAttack() {
         #expect(Self.matrix.policies.count == 48)
-        #expect(Self.matrix.cells.count == 48 * Matrix.AttackKind.allCases.count)
+        #expect(Self.matrix.cells.count == 48 * Matrix.Column.allCases.count)
+    }
+
+    @Test func everyCellLoadedAsAScenarioRunsToTheCellsVerdict() throws {
+        for cell in Self.matrix.cells {
+            let report = try ScenarioRunner.run(Self.matrix.scenario(for: cell.policy, cell.column))
+            #expect(report.trusted == cell.trusted, "\(cell.policy.label) × \(cell.column)")
+            #expect(report.attackerView.sawPlaintext == cell.attackerSawPlaintext, "\(cell.policy.label) × \(cell.column)")
+            #expect(report.serverReceivedRequest == cell.serverReceivedRequest, "\(cell.policy.label) × \(cell.column)")
+        }
+    }
+
+    @Test func aLoadedCellStagesTheMatrixsOwnCertificates() {
+        let policy = Matrix.Policy(pinningMode: .certificate, allowInvalidCertificates: false, validatesDomainName: true, pinned: .root)
+        let scenario = Self.matrix.scenario(for: policy, .misissued)
+        #expect(scenario.attacker == AttackSpec(.misissued, authority: "matrix-public-ca"))
+        #expect(scenario.world.authorities.contains { $0.id == "matrix-public-ca" && $0.trustedByDevice })
+        #expect(scenario.client.policy.pinnedCertificates == [Self.matrix.pinnedIDs[.root]].compactMap { $0 })
+        let installed = Self.matrix.scenario(for: policy, .forgeInstalledCA)
+        #expect(installed.world.authorities.contains { $0.id == "matrix-attacker-ca" && $0.trustedByDevice })
+        #expect(!Self.matrix.staged.world.authorities.contains { $0.id == "matrix-attacker-ca" && $0.trustedByDevice })
     }
 
     @Test func theDefaultPolicyFallsOnlyToAttackersTheDeviceTrusts() {
@@ -33,7 +53,7 @@ struct MatrixTests {
     }
 
     @Test func allowingInvalidCertificatesWithoutDomainValidationAcceptsEverything() {
-        for attack in Matrix.AttackKind.allCases {
+        for attack in Matrix.Column.allCases {
             #expect(verdict(.none, allowInvalid: true, validates: false, attack) != "rejected", "\(attack)")
         }
         #expect(verdict(.none, allowInvalid: true, validates: false, .selfSigned) == "LEAKED")
@@ -45,7 +65,7 @@ struct MatrixTests {
 
     @Test func pinningTheLeafStopsEveryForgeryButNotAStolenKey() {
         for mode in [SSLPinningMode.publicKey, .certificate] {
-            for attack in [Matrix.AttackKind.forgeInstalledCA, .misissued, .selfSigned, .wrongHost, .expired] {
+            for attack in [Matrix.Column.forgeInstalledCA, .misissued, .selfSigned, .wrongHost, .expired] {
                 #expect(verdict(mode, pinned: .leaf, attack) == "rejected", "\(mode) \(attack)")
             }
             #expect(verdict(mode, pinned: .leaf, .stolenKey) == "LEAKED")

@@ -1,0 +1,12 @@
+import LoopbackTLS
+import Policies
+
+// The engine's own values that front ends lay out, named here so a front end needs only `Simulation`:
+// it colours these by their cases and prints their texts, and never words anything itself.
+
+/// A network happening of a run: who sent what to whom, with its sentence.
+public typealias NetworkEvent = LoopbackTLS.NetworkEvent
+/// One branch AFSecurityPolicy took, with its sentence.
+public typealias TraceStep = Policies.TraceStep
+/// AFNetworking's pinning modes, by their names.
+public typealias SSLPinningMode = Policies.SSLPinningMode
