@@ -73,7 +73,7 @@ public struct World: Sendable {
     }
 
     func entry(_ id: String, file: String, path: String) throws -> Entry {
-        guard let entry = self[id] else { throw ScenarioError(file: file, path: path, reason: "no certificate '\(id)' in the world") }
+        guard let entry = self[id] else { throw ScenarioError(file: file, path: path, reason: "no certificate '\(id)' in world.authorities or world.leaves") }
         return entry
     }
 

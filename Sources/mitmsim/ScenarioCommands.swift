@@ -67,7 +67,13 @@ extension MitmSim {
                 do { return try KeyLog(path: path) } catch { throw BadInput("--key-log \(error)") }
             }
             let reports = try selected.map { scenario in
-                do { return try ScenarioRunner.run(scenario, keyLog: keyLog) } catch { throw BadInput("\(scenario.id): \(error)") }
+                do {
+                    return try ScenarioRunner.run(scenario, keyLog: keyLog)
+                } catch let error as ScenarioError {
+                    throw BadInput(error.description)  // it names the file and the key already
+                } catch {
+                    throw BadInput("\(scenario.id): \(error)")
+                }
             }
             switch format {
             case .text: print(reports.map(\.text).joined(separator: "\n" + String(repeating: "-", count: 72) + "\n\n"))

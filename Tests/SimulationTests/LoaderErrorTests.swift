@@ -101,4 +101,21 @@ struct LoaderErrorTests {
         #expect(error(Self.valid.replacingOccurrences(of: "  library: afnetworking-4", with: "  library: afnetworking-4\n  domain: evil.test"))
                 == "x.yaml: client.domain: only `domain: null` may be written (the domain is otherwise the server's host)")
     }
+
+    @Test(arguments: [
+        ("server.leaf", "x.yaml: server.leaf: no leaf 'nobody' in world.leaves"),
+        ("attacker.authority", "x.yaml: attacker.authority: no certificate 'nobody' in world.authorities or world.leaves"),
+        ("client.policy.pinnedCertificates", "x.yaml: client.policy.pinnedCertificates[0]: no certificate 'nobody' in world.authorities or world.leaves"),
+    ])
+    func aScenarioChangedInCodeToNameNothingFailsToRunWithTheKeyPath(key: String, expected: String) throws {
+        var scenario = try load(Self.valid)
+        scenario.file = "x.yaml"
+        switch key {
+        case "server.leaf": scenario.server.leaf = "nobody"
+        case "attacker.authority": scenario.attacker.authority = "nobody"
+        default: scenario.client.policy.pinnedCertificates = ["nobody"]
+        }
+        let error = #expect(throws: ScenarioError.self) { try ScenarioRunner.run(scenario) }
+        #expect(error?.description == expected)
+    }
 }
