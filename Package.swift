@@ -24,6 +24,8 @@ let package = Package(
         // No pkgConfig: SwiftPM would drop the -D flags that enable the wide API; the shim defines it.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "Console", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI", "CNcurses"]),
+        // The `bench` measurements drive the engine directly; only the executable's `bench` commands use them.
+        .target(name: "Benchmarks", dependencies: ["PKI", "Policies", "LoopbackTLS", "Simulation", "Console"]),
         .executableTarget(
             name: "mitmsim",
             dependencies: [
@@ -32,6 +34,7 @@ let package = Package(
                 "LoopbackTLS",
                 "Simulation",
                 "Console",
+                "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
