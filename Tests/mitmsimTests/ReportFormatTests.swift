@@ -49,14 +49,7 @@ struct ReportFormatTests {
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "pinningMode,allowInvalidCertificates,validatesDomainName,pinned," + Self.attacks.joined(separator: ","))
 
-        let rows = lines.dropFirst().map { $0.components(separatedBy: ",") }
-        #expect(rows.count == expected.count)
-        for row in rows {
-            #expect(row.count == 4 + Self.attacks.count, "\(row)")
-            let symbols = Array(row.dropFirst(4))
-            #expect(symbols.allSatisfy(Self.symbols.contains), "\(row)")
-            #expect(expected[row.prefix(4).joined(separator: ",")] == symbols, "\(row)")
-        }
+        expectOneRowPerPolicy(lines.dropFirst().map { $0.components(separatedBy: ",") }, matching: expected)
     }
 
     @Test func theMatrixAsMarkdownIsATableWithOneRowPerPolicyAndTheAcceptedCountsBelow() throws {
@@ -68,12 +61,21 @@ struct ReportFormatTests {
         #expect(lines.dropFirst().first == "|---|---|---|---|" + String(repeating: "---|", count: Self.attacks.count))
 
         let cells = lines.map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
-        let policies = cells.dropFirst(2).dropLast()
-        #expect(policies.count == expected.count)
-        #expect(policies.allSatisfy { $0.count == 4 + Self.attacks.count && $0.dropFirst(4).allSatisfy(Self.symbols.contains) })
+        // Markdown spells the policy's booleans YES and NO, as Objective-C does.
+        expectOneRowPerPolicy(cells.dropFirst(2).dropLast().map { $0.map { ["YES": "true", "NO": "false"][$0] ?? $0 } }, matching: expected)
 
         let accepted = Self.attacks.indices.map { column in expected.values.filter { $0[column] != "rejected" }.count }
         #expect(lines.last == "| accepted by | | | | " + accepted.map { "\($0) of \(expected.count)" }.joined(separator: " | ") + " |")
+    }
+
+    /// Each row is four policy columns then one allowed symbol per attack, equal to the JSON's; one row per policy.
+    func expectOneRowPerPolicy(_ rows: [[String]], matching expected: [String: [String]], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(rows.count == expected.count, sourceLocation: sourceLocation)
+        for row in rows {
+            let symbols = Array(row.dropFirst(4))
+            #expect(symbols.count == Self.attacks.count && symbols.allSatisfy(Self.symbols.contains), "\(row)", sourceLocation: sourceLocation)
+            #expect(expected[row.prefix(4).joined(separator: ",")] == symbols, "\(row)", sourceLocation: sourceLocation)
+        }
     }
 
     /// From the matrix's JSON: for each policy, keyed as the CSV writes it, the symbol of each attack's cell in column order.
