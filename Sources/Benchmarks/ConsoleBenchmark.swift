@@ -25,9 +25,11 @@ public enum ConsoleBenchmark {
         }
         return [
             "mitmsim bench console: lesson '\(lesson.id)', \(presses) presses each, 120×40, \(Stopwatch.cores) cores",
-            Stopwatch.row("policy key (p) to redrawn frame (re-run)",
-                          String(format: "median %.2f ms (target ≤ 50: %.2f of budget)", Stopwatch.median(edit), Stopwatch.median(edit) / 50)),
-            Stopwatch.row("plain redraw (→)", String(format: "median %.3f ms (target ≤ 5: %.2f of budget)", Stopwatch.median(redraw), Stopwatch.median(redraw) / 5)),
+            Stopwatch.row(
+                "policy key (p) to redrawn frame (re-run)",
+                String(format: "median %.2f ms (target ≤ 50: %.2f of budget)", Stopwatch.median(edit), Stopwatch.median(edit) / 50)),
+            Stopwatch.row(
+                "plain redraw (→)", String(format: "median %.3f ms (target ≤ 5: %.2f of budget)", Stopwatch.median(redraw), Stopwatch.median(redraw) / 5)),
         ]
     }
 }

@@ -24,11 +24,12 @@ public enum NetworkBenchmark {
         let proxy = try InterceptingProxy(attack: .forge(authority: world.attacker), routes: ["bank.test": origin.port], log: log, factory: world.factory)
         defer { proxy.stop() }
         let others = try ["sslsplit", "mitmdump"].compactMap { try ExternalProxy.start($0, authority: world.attacker, originPort: origin.port) }
-        defer { others.forEach { $0.stop() } }
+        defer { for other in others { other.stop() } }
         let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate, world.attacker.certificate], verifyDate: world.factory.now)
         let paths: [Path] = [("direct", origin.port), ("mitmsim", proxy.port)] + others.map { ($0.name, $0.port) }
-        let login = HTTPMessage.request("POST", "/login", host: "bank.test", body: Array("username=alice&password=hunter2".utf8),
-                                        contentType: "application/x-www-form-urlencoded")
+        let login = HTTPMessage.request(
+            "POST", "/login", host: "bank.test", body: Array("username=alice&password=hunter2".utf8),
+            contentType: "application/x-www-form-urlencoded")
 
         /// Nil when the exchange returned the bank's answer; otherwise why not.
         func exchange(_ port: UInt16, _ request: HTTPMessage) -> String? {
@@ -86,16 +87,19 @@ public enum NetworkBenchmark {
             "  mitmsim connections/s / sslsplit's anchor figure (276/s) \(ratio(rates[1] / 276)) (target ≥ 1.30)",
         ]
         for (index, other) in paths.enumerated().dropFirst(2) {
-            lines.append("  mitmsim / \(other.name) measured here: connections/s \(ratio(rates[1] / rates[index])), "
-                         + "exchange time \(ratio(medians[1] / medians[index])), relay \(ratio(relayMedians[1] / relayMedians[index]))")
+            lines.append(
+                "  mitmsim / \(other.name) measured here: connections/s \(ratio(rates[1] / rates[index])), "
+                    + "exchange time \(ratio(medians[1] / medians[index])), relay \(ratio(relayMedians[1] / relayMedians[index]))")
         }
         if others.contains(where: { $0.name == "sslsplit" }) {
-            lines.append("  note: sslsplit sets no TCP_NODELAY, so with this client each request waits for a delayed ACK (about 40 ms, "
-                         + "perf-anchors.md §5.1); its anchor on this machine kind, with curl and s_time: 276 conn/s, 5.51 ms")
+            lines.append(
+                "  note: sslsplit sets no TCP_NODELAY, so with this client each request waits for a delayed ACK (about 40 ms, "
+                    + "perf-anchors.md §5.1); its anchor on this machine kind, with curl and s_time: 276 conn/s, 5.51 ms")
         }
         if others.count < 2 {
-            lines.append("  (sslsplit and mitmdump are compared when on PATH: apt-get install sslsplit; pip install mitmproxy. "
-                         + "Their figures on this machine kind: sslsplit 276 conn/s, 5.51 ms; mitmdump 134 conn/s, 8.96 ms.)")
+            lines.append(
+                "  (sslsplit and mitmdump are compared when on PATH: apt-get install sslsplit; pip install mitmproxy. "
+                    + "Their figures on this machine kind: sslsplit 276 conn/s, 5.51 ms; mitmdump 134 conn/s, 8.96 ms.)")
         }
         return lines
     }

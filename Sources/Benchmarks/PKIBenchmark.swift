@@ -19,8 +19,10 @@ public enum PKIBenchmark {
             ("policy evaluation, default policy", 0.2, { _ = SecurityPolicy.defaultPolicy.evaluate(serverTrust: trust, forDomain: "bank.test") }),
             ("policy evaluation, certificate pinning", 0.2, { _ = pinning.evaluate(serverTrust: trust, forDomain: "bank.test") }),
         ]
-        var lines = ["mitmsim bench pki: median of \(iterations) runs each, \(Stopwatch.cores) cores",
-                     "operation".padding(toLength: 40, withPad: " ", startingAt: 0) + "median ms   target ms   median/target"]
+        var lines = [
+            "mitmsim bench pki: median of \(iterations) runs each, \(Stopwatch.cores) cores",
+            "operation".padding(toLength: 40, withPad: " ", startingAt: 0) + "median ms   target ms   median/target",
+        ]
         for (name, target, body) in rows {
             for _ in 0..<20 { try body() }
             let median = Stopwatch.median(try (0..<iterations).map { _ in try Stopwatch.milliseconds(body) })

@@ -26,16 +26,19 @@ public struct GoldenFiles: Sendable {
             try text.write(to: file, atomically: true, encoding: .utf8)
             return
         }
-        let recorded = try #require(try? String(contentsOf: file, encoding: .utf8),
-                                    "no golden file \(file.path): record it with MITMSIM_RECORD_GOLDEN=1 swift test", sourceLocation: sourceLocation)
+        let recorded = try #require(
+            try? String(contentsOf: file, encoding: .utf8),
+            "no golden file \(file.path): record it with MITMSIM_RECORD_GOLDEN=1 swift test", sourceLocation: sourceLocation)
         #expect(text == recorded, "\(Self.diff(recorded, text))", sourceLocation: sourceLocation)
     }
 
     /// The lines that differ, marked - (recorded) and + (now), with their line numbers.
     public static func diff(_ recorded: String, _ now: String) -> String {
-        let old = recorded.components(separatedBy: "\n"), new = now.components(separatedBy: "\n")
+        let old = recorded.components(separatedBy: "\n")
+        let new = now.components(separatedBy: "\n")
         return (0..<max(old.count, new.count)).compactMap { index -> String? in
-            let before = index < old.count ? old[index] : nil, after = index < new.count ? new[index] : nil
+            let before = index < old.count ? old[index] : nil
+            let after = index < new.count ? new[index] : nil
             guard before != after else { return nil }
             return [before.map { "-\(index + 1): \($0)" }, after.map { "+\(index + 1): \($0)" }].compactMap { $0 }.joined(separator: "\n")
         }.joined(separator: "\n")

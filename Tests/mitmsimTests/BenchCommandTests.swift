@@ -8,8 +8,10 @@ struct BenchCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("mitmsim bench pki: median of 1 runs each, ") == true)
-        let operations = ["P-256 key generation", "issue a leaf (existing key)", "forge a leaf", "ServerTrust evaluation",
-                          "policy evaluation, default policy", "policy evaluation, certificate pinning"]
+        let operations = [
+            "P-256 key generation", "issue a leaf (existing key)", "forge a leaf", "ServerTrust evaluation",
+            "policy evaluation, default policy", "policy evaluation, certificate pinning",
+        ]
         #expect(lines.dropFirst(2).map { String($0.prefix(40)).trimmingCharacters(in: .whitespaces) } == operations)
         #expect(lines.filter { $0.hasSuffix("-") }.count == 3, "operations without a target end in a dash")
     }

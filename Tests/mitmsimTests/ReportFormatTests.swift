@@ -20,9 +20,11 @@ struct ReportFormatTests {
     @Test(arguments: [true, false])
     func aRunAsMarkdownHasTheTitleTheWireTableTheDecisionAndTheVerdict(trusted: Bool) throws {
         let run = try #require(try catalogRuns().first { $0["trusted"] as? Bool == trusted && $0["decidingCheck"] is String })
-        let id = try #require(run["scenario"] as? String), title = try #require(run["title"] as? String)
+        let id = try #require(run["scenario"] as? String)
+        let title = try #require(run["title"] as? String)
         let decidingCheck = try #require(run["decidingCheck"] as? String)
-        let events = try #require(run["events"] as? [Any]), steps = try #require(run["steps"] as? [Any])
+        let events = try #require(run["events"] as? [Any])
+        let steps = try #require(run["steps"] as? [Any])
 
         let result = try mitmsim(["run", id, "--format", "markdown"])
         #expect(result.status == 0, "\(result.standardError)")
@@ -88,7 +90,8 @@ struct ReportFormatTests {
                 let value = try #require(policy[name])
                 return (value as? Bool).map(String.init) ?? "\(value)"
             }.joined(separator: ",")
-            let trusted = cell["trusted"] as? Bool == true, leaked = cell["attackerSawPlaintext"] as? Bool == true
+            let trusted = cell["trusted"] as? Bool == true
+            let leaked = cell["attackerSawPlaintext"] as? Bool == true
             verdicts[key, default: [:]][try #require(cell["attack"] as? String)] = trusted ? (leaked ? "LEAKED" : "accepted") : "rejected"
         }
         return verdicts.mapValues { symbols in Self.attacks.map { symbols[$0] ?? "missing" } }
