@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // The console lays out what the engine words: it sees the engine only through `Simulation`.
         .target(name: "Console", dependencies: ["Simulation", "CNcurses"]),
+        // The `bench` measurements drive the engine directly; only the executable's `bench` commands use them.
+        .target(name: "Benchmarks", dependencies: ["PKI", "Policies", "LoopbackTLS", "Simulation", "Console"]),
         .executableTarget(
             name: "mitmsim",
             dependencies: [
@@ -33,14 +35,18 @@ let package = Package(
                 "LoopbackTLS",
                 "Simulation",
                 "Console",
+                "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Helpers for tests only (golden files); a library because test targets cannot depend on one another.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PKITests", dependencies: ["PKI"]),
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
         .testTarget(name: "LoopbackTLSTests", dependencies: ["LoopbackTLS", "Policies", "PKI"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI"], exclude: ["Golden"]),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Simulation"], exclude: ["Golden"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Simulation", "TestSupport"], exclude: ["Golden"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI"]),
     ]

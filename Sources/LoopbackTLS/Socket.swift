@@ -153,9 +153,9 @@ final class Socket: @unchecked Sendable {
 }
 
 /// Loopback helpers for code outside this module (benchmarks that start other tools).
-public enum Loopback {
+package enum Loopback {
     /// A port on 127.0.0.1 that was free a moment ago: bound, read and released.
-    public static func freePort() throws -> UInt16 {
+    package static func freePort() throws -> UInt16 {
         let socket = try Socket.listen(port: 0)
         defer { socket.close() }
         return socket.localPort

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Console
-import Foundation
-import Simulation
+import Benchmarks
 
 extension MitmSim {
     struct ConsoleBench: ParsableCommand {
@@ -19,29 +17,7 @@ extension MitmSim {
 
         func run() throws {
             let catalog = try options.loadAll()
-            guard let lesson = catalog.first(where: { $0.attacker.attack == .forge }) ?? catalog.first else { throw BadInput("no lessons") }
-            var state = ConsoleState(catalog: catalog)
-            state.scenario = lesson
-            ConsoleApp.perform(.run, on: &state)
-            let size = Size(columns: 120, rows: 40)
-            let edit = (0..<presses).map { _ in
-                Stopwatch.milliseconds {
-                    if let effect = update(&state, .character("p")) { ConsoleApp.perform(effect, on: &state) }
-                    _ = render(state, size: size)
-                }
-            }
-            let redraw = (0..<presses).map { _ in
-                Stopwatch.milliseconds {
-                    _ = update(&state, .right)
-                    _ = render(state, size: size)
-                }
-            }
-            print("mitmsim bench console: lesson '\(lesson.id)', \(presses) presses each, 120×40, "
-                  + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
-            print(Stopwatch.row("policy key (p) to redrawn frame (re-run)", String(format: "median %.2f ms (target ≤ 50: %.2f of budget)",
-                                                                                           Stopwatch.median(edit), Stopwatch.median(edit) / 50)))
-            print(Stopwatch.row("plain redraw (→)", String(format: "median %.3f ms (target ≤ 5: %.2f of budget)",
-                                                           Stopwatch.median(redraw), Stopwatch.median(redraw) / 5)))
+            try Bench.report { try ConsoleBenchmark.run(catalog: catalog, presses: presses) }
         }
     }
 }

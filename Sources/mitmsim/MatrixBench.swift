@@ -1,6 +1,6 @@
 import ArgumentParser
+import Benchmarks
 import Foundation
-import Simulation
 
 extension MitmSim {
     struct MatrixBench: ParsableCommand {
@@ -21,16 +21,7 @@ extension MitmSim {
 
         func run() throws {
             guard let scenario = try options.loadAll().first else { throw BadInput("\(options.scenarios): no scenarios") }
-            var cells = try Matrix(scenario: scenario, workers: workers).cells.count
-            let seconds = try (0..<runs).map { _ in
-                try Stopwatch.milliseconds { cells = try Matrix(scenario: scenario, workers: workers).cells.count } / 1e3
-            }
-            let median = Stopwatch.median(seconds)
-            print("mitmsim bench matrix: world of '\(scenario.id)', \(cells) cells, \(workers) workers, "
-                  + "\(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(runs) runs")
-            print(Stopwatch.row("full matrix, seconds", String(format: "%.3f (min %.3f, max %.3f)", median, seconds.min()!, seconds.max()!)))
-            print(Stopwatch.row("cells per second", String(format: "%.0f", Double(cells) / median)))
-            print(Stopwatch.row("target", String(format: "≥ 300 cells in ≤ 1.5 s: %.2f of the time budget", median / 1.5)))
+            try Bench.report { try MatrixBenchmark.run(scenario: scenario, runs: runs, workers: workers) }
         }
     }
 }

@@ -12,7 +12,7 @@ struct MitmSim: ParsableCommand {
     /// With no command: the lesson list on a terminal, the help text anywhere else (a pipe, CI).
     func run() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return print(Self.helpMessage()) }
-        var tui = try TUI.parse([])
+        let tui = try TUI.parse([])
         try tui.run()
     }
 

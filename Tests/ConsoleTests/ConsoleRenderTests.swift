@@ -1,6 +1,7 @@
 import Console
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 /// The console's screens, drawn without a terminal: golden text at 80×24 and 120×40, and the styles
@@ -19,23 +20,11 @@ struct ConsoleRenderTests {
         return state
     }
 
-    static func expectGolden(_ screen: ScreenBuffer, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let file = root.appendingPathComponent("Golden/\(name).txt")
-        if ProcessInfo.processInfo.environment["MITMSIM_RECORD_GOLDEN"] == "1" {
-            try (screen.text + "\n").write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        let recorded = try #require(try? String(contentsOf: file, encoding: .utf8), "no golden \(file.path): record with MITMSIM_RECORD_GOLDEN=1",
-                                    sourceLocation: sourceLocation)
-        #expect(screen.text + "\n" == recorded, "\(Self.diff(recorded, screen.text + "\n"))", sourceLocation: sourceLocation)
-    }
+    static let golden = GoldenFiles()
 
-    static func diff(_ recorded: String, _ now: String) -> String {
-        let old = recorded.components(separatedBy: "\n"), new = now.components(separatedBy: "\n")
-        return (0..<max(old.count, new.count)).compactMap { index in
-            let before = old[safe: index], after = new[safe: index]
-            return before == after ? nil : "line \(index + 1):\n  recorded: \(before ?? "")\n  now:      \(after ?? "")"
-        }.joined(separator: "\n")
+    /// A screen's golden file ends with a newline, so the recorded file reads well in an editor.
+    static func expectGolden(_ screen: ScreenBuffer, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try golden.expect(screen.text + "\n", matches: name, sourceLocation: sourceLocation)
     }
 
     static let lessons = ["02-forged-untrusted-ca", "03-installed-attacker-ca", "12-certificate-pin-vs-installed-ca"]
@@ -75,10 +64,6 @@ struct ConsoleRenderTests {
     @Test func aSmallTerminalIsToldSo() {
         #expect(render(ConsoleState(catalog: Self.catalog), size: Size(columns: 60, rows: 15)).text.hasPrefix("Terminal too small: 60×15."))
     }
-}
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
 
 /// The lab screen with connections the real lab logged: a real curl refused, then a real curl -k leaked.

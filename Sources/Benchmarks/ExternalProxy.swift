@@ -14,12 +14,15 @@ final class ExternalProxy {
 
     /// Starts `name` if it is on PATH; nil when it is not installed.
     static func start(_ name: String, authority: Identity, originPort: UInt16) throws -> ExternalProxy? {
-        guard let executable = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-            .map({ URL(fileURLWithPath: String($0)).appendingPathComponent(name) })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else { return nil }
+        guard
+            let executable = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+                .map({ URL(fileURLWithPath: String($0)).appendingPathComponent(name) })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mitmsim-bench-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let key = directory.appendingPathComponent("ca.key").path, certificate = directory.appendingPathComponent("ca.pem").path
+        let key = directory.appendingPathComponent("ca.key").path
+        let certificate = directory.appendingPathComponent("ca.pem").path
         try authority.privateKey.write(to: key)
         try authority.certificate.write(to: certificate)
         let port = try Loopback.freePort()
@@ -30,8 +33,10 @@ final class ExternalProxy {
         default:  // mitmdump: a reverse proxy that forges for the client's SNI with the CA in its confdir
             let bundle = try Data(contentsOf: URL(fileURLWithPath: key)) + Data(contentsOf: URL(fileURLWithPath: certificate))
             try bundle.write(to: directory.appendingPathComponent("mitmproxy-ca.pem"))
-            arguments = ["--mode", "reverse:https://127.0.0.1:\(originPort)/", "--listen-host", "127.0.0.1", "--listen-port", "\(port)",
-                         "--set", "confdir=\(directory.path)", "--ssl-insecure", "-q"]
+            arguments = [
+                "--mode", "reverse:https://127.0.0.1:\(originPort)/", "--listen-host", "127.0.0.1", "--listen-port", "\(port)",
+                "--set", "confdir=\(directory.path)", "--ssl-insecure", "-q",
+            ]
         }
         let process = Process()
         process.executableURL = executable
