@@ -1,9 +1,11 @@
 import Foundation
 import PKI
 
-/// The attacker: a proxy on 127.0.0.1 that the client is routed to (transparent, SNI tells the host)
-/// or configured to use (HTTP CONNECT); it tells the two apart by the first byte.
-public final class InterceptingProxy: @unchecked Sendable {
+/// What an `InterceptingProxy` does with each connection: terminate TLS and forge, or pass it through.
+///
+/// Everything a connection needs lives here, owned by the listener's handler, so no connection can
+/// outlive the state it uses, whenever the proxy that started it is released.
+final class Interception: Sendable {
     private let attack: Attack
     private let routes: [String: UInt16]
     private let log: EventLog
@@ -12,14 +14,10 @@ public final class InterceptingProxy: @unchecked Sendable {
     private let upstream: TLSContext
     private let forgeries = Locked<[String: Identity]>([:])
     private let recorded = Locked<[InterceptedFlow]>([])
-    private var listener: Listener!
-
     private let onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
 
-    /// - Parameter routes: where each host really lives (a loopback port): the proxy's upstream.
-    /// - Parameter onFlowEnd: called on the connection's thread when a connection is done (a live lab log).
-    public init(attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory,
-                keyLog: KeyLog? = nil, port: UInt16 = 0, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil) throws {
+    init(attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory, keyLog: KeyLog?,
+         onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?) throws {
         self.onFlowEnd = onFlowEnd
         self.attack = attack
         self.routes = routes
@@ -33,19 +31,14 @@ public final class InterceptingProxy: @unchecked Sendable {
         case .present(let chain, _, _): log.register(chain)
         default: break
         }
-        listener = try Listener(port: port) { [unowned self] socket in self.intercept(socket) }
     }
 
-    public var port: UInt16 { listener.port }
-
     /// Every connection handled so far.
-    public var flows: [InterceptedFlow] { recorded.withLock { $0 } }
-
-    public func stop() { listener.stop() }
+    var flows: [InterceptedFlow] { recorded.withLock { $0 } }
 
     // MARK: - One connection
 
-    private func intercept(_ socket: Socket) {
+    func intercept(_ socket: Socket) {
         let stream = log.makeStream(.proxy)
         // Published at once and updated as it goes: what the attacker read is visible the moment it is read.
         let flow = FlowRecord(in: recorded)
@@ -100,7 +93,7 @@ public final class InterceptingProxy: @unchecked Sendable {
         var upstreamFailure: String? = if case .failed(let reason) = upstreamResult { reason } else { nil }
         if upstreamFailure == nil, server.certificateRequested {
             // The server wants a client certificate the proxy does not have: hear its verdict before going on.
-            upstreamFailure = server.awaitRefusal(timeout: 1)
+            upstreamFailure = server.serverVerdictOnMissingCertificate()
         }
         if let upstreamFailure {
             flow.update { $0.upstreamFailure = upstreamFailure }
