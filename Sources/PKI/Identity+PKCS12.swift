@@ -36,9 +36,9 @@ extension Identity {
             // Owned at once, so every exit below frees what was parsed: the key by its deinit, the
             // certificate by its initializer or deinit.
             let privateKey = key.map(PrivateKey.init(takingOwnership:))
-            guard let x509 else { throw unusable("it holds no certificate that matches a private key") }
-            let certificate = try Certificate(takingOwnership: x509)
+            let certificate = try x509.map { try Certificate(takingOwnership: $0) }
             guard let privateKey else { throw unusable("it holds no private key") }
+            guard let certificate else { throw unusable("it holds no certificate that matches its private key") }
             return (certificate, privateKey)
         }
         self.init(certificate: certificate, privateKey: privateKey)
