@@ -8,7 +8,7 @@ struct OpenSSLHygieneTests {
     /// Leaves an error on this thread's queue the way unrelated code does: a failed parse nobody drained.
     /// Returns the oldest and newest codes it queued.
     func leaveAnUnrelatedError() -> (oldest: UInt, newest: UInt) {
-        var junk: [UInt8] = [0x30, 0x82, 0xFF]
+        let junk: [UInt8] = [0x30, 0x82, 0xFF]
         junk.withUnsafeBufferPointer { buffer in
             var cursor = buffer.baseAddress
             #expect(d2i_X509(nil, &cursor, buffer.count) == nil)
