@@ -23,7 +23,17 @@ static inline uint64_t COpenSSL_SSL_OP_ENABLE_MIDDLEBOX_COMPAT(void) { return SS
 static inline uint64_t COpenSSL_SSL_OP_NO_TICKET(void) { return SSL_OP_NO_TICKET; }
 
 static inline int COpenSSL_SSL_get_ex_new_index(void) { return SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
-static inline int COpenSSL_SSL_CTX_get_ex_new_index(void) { return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
+/* A slot whose value the SSL_CTX owns: `release` is called with it when OpenSSL frees the SSL_CTX. */
+static inline int COpenSSL_SSL_CTX_get_ex_new_index(CRYPTO_EX_free *release) { return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, release); }
+static inline int COpenSSL_X509_STORE_CTX_get_ex_new_index(void) { return X509_STORE_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
+
+/* Puts an error taken off the queue back on it, as it was raised (ERR_raise_data is a macro over a variadic). */
+static inline void COpenSSL_ERR_restore(unsigned long code, const char *file, int line, const char *func, const char *data) {
+    ERR_new();
+    ERR_set_debug(file, line, func);
+    if (data != NULL && data[0] != '\0') ERR_set_error(ERR_GET_LIB(code), ERR_GET_REASON(code), "%s", data);
+    else ERR_set_error(ERR_GET_LIB(code), ERR_GET_REASON(code), NULL);
+}
 
 static inline long COpenSSL_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
 

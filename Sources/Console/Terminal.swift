@@ -52,7 +52,7 @@ public final class Terminal {
             throw TerminalError.cannotInitialise(term: term)
         }
         set_term(screen)
-        Restoration.isActive = true
+        Restoration.activate()
 
         cbreak()
         noecho()
@@ -185,7 +185,7 @@ public final class Terminal {
         isOpen = false
         attrset(0)
         endwin()
-        Restoration.isActive = false
+        Restoration.deactivate()
         Restoration.uninstall()
         fflush(nil)
     }
@@ -354,40 +354,74 @@ private enum Palette {
 
 /// Puts the terminal back on exit and on fatal signals, then lets the signal do what it did before
 /// (so ^C still ends the program and a crash still reaches the backtracer).
+///
+/// The signal handler makes only async-signal-safe calls (write, tcsetattr, sigaction, signal, raise) on
+/// memory prepared before it can run: it never enters ncurses (endwin is not signal-safe), malloc or the
+/// Swift runtime. What endwin would do, it replays: the terminfo strings that leave curses mode, written
+/// as bytes computed at `activate()`, and the terminal modes saved at `install()`.
 private enum Restoration {
-    /// Whether curses mode may be on; read from signal handlers and the exit handler.
-    nonisolated(unsafe) static var isActive = false
     nonisolated(unsafe) static var installed = false
     nonisolated(unsafe) static var exitHandlerInstalled = false
 
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS, SIGFPE]
     static let slots = 65
-    /// The actions in place before ours, indexed by signal number; allocated once, never freed, so a handler can read it.
+    static let resetCapacity = 256
+
+    /// What the handler reads, in C memory allocated once and never freed. These statics are first read in
+    /// `install()`, before any handler exists, so in the handler each is a plain load of an initialised global.
+    struct Prepared {
+        /// 1 while curses mode may be on.
+        var active: sig_atomic_t = 0
+        var hasSavedModes: Int32 = 0
+        var resetLength = 0
+    }
+    nonisolated(unsafe) static let prepared: UnsafeMutablePointer<Prepared> = allocate(Prepared())
+    /// The terminal's modes before curses changed them.
+    nonisolated(unsafe) static let savedModes: UnsafeMutablePointer<termios> = allocate(termios())
+    /// The bytes that leave curses mode on this terminal (rmcup, rmkx, sgr0, cnorm).
+    nonisolated(unsafe) static let resetBytes: UnsafeMutablePointer<UInt8> = {
+        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: resetCapacity)
+        pointer.initialize(repeating: 0, count: resetCapacity)
+        return pointer
+    }()
+    /// The actions in place before ours, indexed by signal number.
     nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = {
         let pointer = UnsafeMutablePointer<sigaction>.allocate(capacity: slots)
         pointer.initialize(repeating: sigaction(), count: slots)
         return pointer
     }()
 
+    private static func allocate<T>(_ value: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        return pointer
+    }
+
+    /// Before newterm: saves the terminal's modes and installs the handlers.
     static func install() {
         if !exitHandlerInstalled {
             exitHandlerInstalled = true
             atexit {
-                if Restoration.isActive, !isendwin() { endwin() }
-                Restoration.isActive = false
+                // Normal exit, not a signal: endwin may be called here.
+                if Restoration.prepared.pointee.active != 0, !isendwin() { endwin() }
+                Restoration.prepared.pointee.active = 0
             }
         }
         guard !installed else { return }
         installed = true
+        prepared.pointee.hasSavedModes = tcgetattr(STDIN_FILENO, savedModes) == 0 ? 1 : 0
+        _ = resetBytes
         let restore = previous
         for signal in signals where Int(signal) < slots {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
-                if Restoration.isActive {
-                    Restoration.isActive = false
-                    endwin()
+                let prepared = Restoration.prepared
+                if prepared.pointee.active != 0 {
+                    prepared.pointee.active = 0
+                    _ = write(STDOUT_FILENO, Restoration.resetBytes, prepared.pointee.resetLength)
+                    if prepared.pointee.hasSavedModes != 0 { _ = tcsetattr(STDIN_FILENO, TCSANOW, Restoration.savedModes) }
                 }
-                if signal >= 0, Int(signal) < Restoration.slots {
+                if signal >= 0, signal < 65 {
                     sigaction(signal, Restoration.previous + Int(signal), nil)
                 } else {
                     Glibc.signal(signal, SIG_DFL)
@@ -398,6 +432,40 @@ private enum Restoration {
             action.sa_flags = 0
             sigaction(signal, &action, restore + Int(signal))
         }
+    }
+
+    /// After newterm: computes the bytes that leave curses mode (terminfo is loaded now) and arms the handler.
+    static func activate() {
+        var bytes: [UInt8] = []
+        for capability in ["rmcup", "rmkx", "sgr0", "cnorm"] {
+            guard let value = tigetstr(capability), Int(bitPattern: value) != -1 else { continue }
+            bytes += withoutPadding(Array(String(cString: value).utf8))
+        }
+        let count = min(bytes.count, resetCapacity)
+        resetBytes.update(from: bytes, count: count)
+        prepared.pointee.resetLength = count
+        prepared.pointee.active = 1
+    }
+
+    /// Curses mode is off (endwin ran): the handler has nothing to restore.
+    static func deactivate() {
+        prepared.pointee.active = 0
+    }
+
+    /// Drops terminfo delays (`$<5>`, `$<2*/>`): tputs would wait there, a raw write needs none.
+    static func withoutPadding(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "<"),
+               let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
+                index = end + 1
+                continue
+            }
+            result.append(bytes[index])
+            index += 1
+        }
+        return result
     }
 
     static func uninstall() {

@@ -18,7 +18,7 @@ struct Channel: Hashable, Sendable {
 /// received on every channel by then; the merge emits an event only once the sends it depends on are
 /// out, and among the events that could go next it prefers the client, then the proxy, then the origin.
 /// The result respects cause and effect and does not depend on how the threads were scheduled.
-public final class EventLog: @unchecked Sendable {
+public final class EventLog: Sendable {
     struct Entry {
         var event: NetworkEvent
         let requires: [Channel: Int]
@@ -144,7 +144,7 @@ public final class EventLog: @unchecked Sendable {
 }
 
 /// The events of one thread, with what that thread has received so far.
-final class EventStream: @unchecked Sendable {
+final class EventStream {
     let actor: NetworkEvent.Actor
     private let index: Int
     private let log: EventLog

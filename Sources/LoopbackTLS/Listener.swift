@@ -2,23 +2,28 @@
 ///
 /// `stop()` wakes every blocked thread (by shutting its socket down) and joins them all, so when it
 /// returns no thread of this listener runs and no descriptor of it is open.
-final class Listener: @unchecked Sendable {
+final class Listener: Sendable {
+    /// A connection's thread and whether its handler has returned.
+    struct Worker: Sendable {
+        let thread: WorkerThread
+        let finished: Locked<Bool>
+    }
+
     private let socket: Socket
-    private var acceptThread: WorkerThread?
-    private let active = Locked<(open: [Int32: Socket], workers: [(WorkerThread, Locked<Bool>)])>(([:], []))
+    private let acceptThread: WorkerThread
+    private let active = Locked<(open: [Int32: Socket], workers: [Worker])>(([:], []))
 
     var port: UInt16 { socket.localPort }
 
     init(port: UInt16, handler: @escaping @Sendable (Socket) -> Void) throws {
-        socket = try Socket.listen(port: port)
-        acceptThread = try WorkerThread { [socket, active] in
+        let socket = try Socket.listen(port: port)
+        self.socket = socket
+        acceptThread = try WorkerThread { [active] in
             while let connection = socket.accept() {
                 let finished = Locked(false)
                 active.withLock { state in
                     // Reap workers that are done, so a long-running lab does not keep dead threads around.
-                    let (done, running) = (state.workers.filter { $0.1.withLock { $0 } }, state.workers.filter { !$0.1.withLock { $0 } })
-                    done.forEach { $0.0.join() }
-                    state.workers = running
+                    state.workers = Self.reap(state.workers, isFinished: { $0.finished.withLock { $0 } }, join: { $0.thread.join() })
                     state.open[connection.descriptor] = connection
                 }
                 do {
@@ -29,7 +34,7 @@ final class Listener: @unchecked Sendable {
                         connection.close()
                         finished.withLock { $0 = true }
                     }
-                    active.withLock { $0.workers.append((worker, finished)) }
+                    active.withLock { $0.workers.append(Worker(thread: worker, finished: finished)) }
                 } catch {
                     active.withLock { _ = $0.open.removeValue(forKey: connection.descriptor) }
                     connection.close()
@@ -38,14 +43,26 @@ final class Listener: @unchecked Sendable {
         }
     }
 
+    /// Joins the workers that are finished and returns the others.
+    ///
+    /// Each flag is read exactly once: a worker that finishes while this runs is either joined or kept
+    /// for the next reap (or `stop()`), never dropped unjoined between two reads that disagree.
+    static func reap<W>(_ workers: [W], isFinished: (W) -> Bool, join: (W) -> Void) -> [W] {
+        var running: [W] = []
+        for worker in workers {
+            if isFinished(worker) { join(worker) } else { running.append(worker) }
+        }
+        return running
+    }
+
     func stop() {
         socket.shutdown()
-        acceptThread?.join()
+        acceptThread.join()
         let workers = active.withLock { state in
             state.open.values.forEach { $0.shutdown() }
             return state.workers
         }
-        workers.forEach { $0.0.join() }
+        workers.forEach { $0.thread.join() }
         socket.close()
     }
 

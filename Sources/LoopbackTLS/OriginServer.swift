@@ -1,7 +1,7 @@
 import PKI
 
 /// The real server: HTTPS on 127.0.0.1 with a certificate chain from the lesson's world, serving `application`.
-public final class OriginServer: @unchecked Sendable {
+public final class OriginServer: Sendable {
     public struct Configuration: Sendable {
         /// What answers the requests.
         public var application: any HTTPApplication
@@ -26,64 +26,28 @@ public final class OriginServer: @unchecked Sendable {
         }
     }
 
-    private let context: TLSContext
-    private let app: any HTTPApplication
-    private let log: EventLog
-    private var listener: Listener!
-    private let received = Locked<[String]>([])
+    private let service: OriginService
+    private let listener: Listener
 
     /// Starts listening at once; `port` 0 picks a free port.
     public init(_ configuration: Configuration, log: EventLog, keyLog: KeyLog? = nil, port: UInt16 = 0) throws {
-        context = try TLSContext(role: .server, versions: configuration.versions, keyLog: keyLog)
+        let context = try TLSContext(role: .server, versions: configuration.versions, keyLog: keyLog)
         try context.use(configuration.identity, chain: configuration.chain)
-        if let authorities = configuration.clientAuthorities { context.requireClientCertificates(issuedBy: authorities) }
-        if configuration.sessionTickets > 0 { context.sendSessionTickets(configuration.sessionTickets) }
-        app = configuration.application
-        self.log = log
+        if let authorities = configuration.clientAuthorities { try context.requireClientCertificates(issuedBy: authorities) }
+        if configuration.sessionTickets > 0 { try context.sendSessionTickets(configuration.sessionTickets) }
         log.register(configuration.chain + [configuration.identity.certificate] + (configuration.clientAuthorities ?? []))
-        listener = try Listener(port: port) { [unowned self] socket in self.serve(socket) }
+        let service = OriginService(context: context, application: configuration.application, log: log)
+        self.service = service
+        // The handler holds the service, never the server: a server dropped while a connection arrives
+        // stops its listener (joining that connection's thread) while the service stays alive for it.
+        listener = try Listener(port: port) { [service] socket in service.serve(socket) }
     }
 
     public var port: UInt16 { listener.port }
 
     /// "POST /login" for every request that reached the application, in arrival order.
-    public var requestsReceived: [String] { received.withLock { $0 } }
+    public var requestsReceived: [String] { service.requestsReceived }
 
     /// Stops listening and joins every thread; open connections are cut.
     public func stop() { listener.stop() }
-
-    private func serve(_ socket: Socket) {
-        let stream = log.makeStream(.origin)
-        guard let connection = try? TLSConnection(context: context, socket: socket, stream: stream, isConnector: false) else { return }
-        switch connection.handshake() {
-        case .completed:
-            let (version, cipher) = connection.negotiated
-            stream.record(.handshakeCompleted(version: version, cipher: cipher))
-        case .failed(let reason):
-            stream.record(reason == TLSConnection.peerClosed ? .peerVanished(during: "the handshake") : .handshakeFailed(reason: reason))
-            // Stay until the peer hangs up, so its next read finds our alert rather than a reset.
-            while let data = try? socket.read(upTo: 4096), !data.isEmpty {}
-            return
-        case .pausedAtClientHello:
-            preconditionFailure("the origin's context has no ClientHello callback")
-        }
-        do {
-            guard let request = try HTTPMessage.read(from: { try connection.read() }) else {
-                return stream.record(.peerVanished(during: "the request"))
-            }
-            let line = request.requestTarget.map { "\($0.method) \($0.path)" } ?? request.startLine
-            received.withLock { $0.append(line) }
-            stream.record(.requestReceived(summary: app.describe(request)))
-            let response = app.respond(to: request)
-            try connection.write(response.serialized[...], summary: response.summary)
-            Self.linger(connection)
-        } catch {
-            stream.record(.peerVanished(during: "the request: \(error)"))
-        }
-    }
-
-    /// Waits for the peer to close before closing, so a peer still sending never meets a reset.
-    private static func linger(_ connection: TLSConnection) {
-        while let data = try? connection.read(), !data.isEmpty {}
-    }
 }

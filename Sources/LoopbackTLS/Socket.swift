@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Every socket gets send and receive timeouts, so no read or write can hang a run, and TCP_NODELAY,
 /// because a proxy that waits to coalesce small TLS records adds tens of milliseconds per request.
-final class Socket: @unchecked Sendable {
+final class Socket: Sendable {
     let descriptor: Int32
     private let isClosed = Locked(false)
 

@@ -7,7 +7,7 @@ import PKI
 /// It knows no policy. The judge gets the chain as a `ServerTrust` (the device trust store as anchors,
 /// the host, the clock), just as NSURLSession hands a `SecTrustRef` to the app's delegate; a rejection
 /// aborts the handshake with a `bad_certificate` alert, as cancelling the challenge does.
-public final class TLSClient: @unchecked Sendable {
+public final class TLSClient: Sendable {
     /// What the judge decided, in its own terms (`Verdict`), with a sentence for the transcript.
     public struct Judgement<Verdict: Sendable>: Sendable {
         public var accept: Bool

@@ -7,7 +7,7 @@ internal import COpenSSL
 /// OpenSSL's message callback reports every handshake message, alert and ChangeCipherSpec: the ones
 /// this end sends become events, the ones it receives are counted so the merged log keeps cause before
 /// effect. Application data is reported by `write(_:summary:)` and counted by `read()`.
-final class TLSConnection: @unchecked Sendable {
+final class TLSConnection {
     enum HandshakeResult: Equatable {
         case completed
         /// The proxy's ClientHello pause: choose a certificate, then call `handshake()` again.
@@ -38,12 +38,17 @@ final class TLSConnection: @unchecked Sendable {
     private var readBuffer = [UInt8](repeating: 0, count: 16_384)
     private var relaying = false
 
-    static let index = COpenSSL_SSL_get_ex_new_index()
+    static let index: Int32 = {
+        let slot = COpenSSL_SSL_get_ex_new_index()
+        // Allocating an index only fails when OpenSSL is out of memory.
+        precondition(slot >= 0, "SSL_get_ex_new_index failed: out of memory")
+        return slot
+    }()
 
     /// - Parameter peer: who is at the other end, when the caller knows (the proxy does; a client does not).
     init(context: TLSContext, socket: Socket, stream: EventStream, isConnector: Bool, serverName: String? = nil,
          peer: NetworkEvent.Actor? = nil) throws {
-        guard let ssl = SSL_new(context.context) else { throw NetworkError.tls(operation: "SSL_new", details: OpenSSL.drainErrors()) }
+        guard let ssl = OpenSSL.isolatingErrors({ SSL_new(context.context) }) else { throw NetworkError.tls(operation: "SSL_new", details: []) }
         self.ssl = ssl
         self.socket = socket
         self.stream = stream
@@ -51,10 +56,15 @@ final class TLSConnection: @unchecked Sendable {
         if let peer {
             for unit in [Channel.Unit.records, .bytes] { stream.eventLog.noteIntendedReceiver(peer, of: channel(outgoing: true, unit)) }
         }
-        SSL_set_fd(ssl, socket.descriptor)
-        SSL_set_ex_data(ssl, Self.index, Unmanaged.passUnretained(self).toOpaque())
-        if let serverName {
-            _ = serverName.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
+        try OpenSSL.isolatingErrors {
+            try Self.require(SSL_set_fd(ssl, socket.descriptor) == 1, "SSL_set_fd")
+            // Unretained is safe: the SSL is freed in this object's deinit and only driven by its methods,
+            // so OpenSSL cannot call back (and read this pointer) once the object is gone.
+            try Self.require(SSL_set_ex_data(ssl, Self.index, Unmanaged.passUnretained(self).toOpaque()) == 1, "SSL_set_ex_data")
+            if let serverName {
+                let set = serverName.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
+                try Self.require(set == 1, "SSL_set_tlsext_host_name(\(serverName))")
+            }
         }
         SSL_set_msg_callback(ssl) { writing, _, contentType, buffer, length, ssl, _ in
             guard let ssl, let buffer, let connection = TLSConnection.from(ssl) else { return }
@@ -63,6 +73,10 @@ final class TLSConnection: @unchecked Sendable {
     }
 
     deinit { SSL_free(ssl) }
+
+    private static func require(_ succeeded: Bool, _ operation: String) throws {
+        guard succeeded else { throw NetworkError.tls(operation: operation, details: OpenSSL.drainErrors()) }
+    }
 
     static func from(_ ssl: OpaquePointer) -> TLSConnection? {
         SSL_get_ex_data(ssl, index).map { Unmanaged<TLSConnection>.fromOpaque($0).takeUnretainedValue() }
@@ -74,13 +88,16 @@ final class TLSConnection: @unchecked Sendable {
 
     // MARK: - Handshake
 
+    /// Each OpenSSL call here runs in its own error scope (`OpenSSL.isolatingErrors`): SSL_get_error and
+    /// the failure reason see only that call's errors, and nothing it queued outlives it.
     func handshake() -> HandshakeResult {
-        ERR_clear_error()
-        let status = isConnector ? SSL_connect(ssl) : SSL_accept(ssl)
-        if status == 1 { return .completed }
-        let error = SSL_get_error(ssl, status)
-        if error == SSL_ERROR_WANT_CLIENT_HELLO_CB { return .pausedAtClientHello }
-        return .failed(failureReason(error))
+        OpenSSL.isolatingErrors {
+            let status = isConnector ? SSL_connect(ssl) : SSL_accept(ssl)
+            if status == 1 { return .completed }
+            let error = SSL_get_error(ssl, status)
+            if error == SSL_ERROR_WANT_CLIENT_HELLO_CB { return .pausedAtClientHello }
+            return .failed(failureReason(error))
+        }
     }
 
     /// "TLS 1.3", "TLS_AES_256_GCM_SHA384".
@@ -106,10 +123,14 @@ final class TLSConnection: @unchecked Sendable {
 
     /// Presents `chain` (leaf first) with `key` on this server-side connection.
     func present(_ chain: [Certificate], key: PrivateKey) throws {
-        guard let leaf = chain.first, SSL_use_certificate(ssl, leaf.x509) == 1, SSL_use_PrivateKey(ssl, key.pkey) == 1 else {
-            throw NetworkError.tls(operation: "SSL_use_certificate", details: OpenSSL.drainErrors())
+        guard let leaf = chain.first else { throw NetworkError.tls(operation: "SSL_use_certificate", details: ["no certificate to present"]) }
+        try OpenSSL.isolatingErrors {
+            try Self.require(SSL_use_certificate(ssl, leaf.x509) == 1, "SSL_use_certificate")
+            try Self.require(SSL_use_PrivateKey(ssl, key.pkey) == 1, "SSL_use_PrivateKey")
+            for certificate in chain.dropFirst() {
+                try Self.require(SSL_ctrl(ssl, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.x509)) == 1, "SSL_add1_chain_cert")
+            }
         }
-        for certificate in chain.dropFirst() { SSL_ctrl(ssl, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.x509)) }
         hasServerCertificate = true
     }
 
@@ -148,9 +169,10 @@ final class TLSConnection: @unchecked Sendable {
         if let message {
             stream.record(.applicationData(bytes: message.length, summary: message.summary), sent: (channel(outgoing: true, .bytes), message.length))
         }
-        ERR_clear_error()
-        let written = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
-        guard written == bytes.count else { throw NetworkError.tls(operation: "SSL_write", details: [failureReason(SSL_get_error(ssl, written))]) }
+        try OpenSSL.isolatingErrors {
+            let written = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+            guard written == bytes.count else { throw NetworkError.tls(operation: "SSL_write", details: [failureReason(SSL_get_error(ssl, written))]) }
+        }
     }
 
     /// What is available (at most one TLS record); empty when the peer closed with close_notify.
@@ -163,16 +185,17 @@ final class TLSConnection: @unchecked Sendable {
     /// close_notify; nil when, in relay mode, a record carried no data (a session ticket). The relay
     /// uses this to forward without copying.
     func read(into buffer: inout [UInt8]) throws -> Int? {
-        ERR_clear_error()
-        let received = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
-        if received > 0 {
-            stream.noteReceived(channel(outgoing: false, .bytes), Int(received))
-            return Int(received)
+        try OpenSSL.isolatingErrors {
+            let received = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            if received > 0 {
+                stream.noteReceived(channel(outgoing: false, .bytes), Int(received))
+                return Int(received)
+            }
+            let error = SSL_get_error(ssl, received)
+            if error == SSL_ERROR_ZERO_RETURN { return 0 }
+            if error == SSL_ERROR_WANT_READ, relaying { return nil }
+            throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
         }
-        let error = SSL_get_error(ssl, received)
-        if error == SSL_ERROR_ZERO_RETURN { return 0 }
-        if error == SSL_ERROR_WANT_READ, relaying { return nil }
-        throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
     }
 
     /// Relay mode: a read returns after a record without data instead of blocking for the next one.
@@ -180,20 +203,34 @@ final class TLSConnection: @unchecked Sendable {
     /// OpenSSL normally processes a session ticket or key update and then waits for application data;
     /// a relay that polled two sockets would hang there while the other side's data sits unread.
     func startRelaying() {
+        // Returns the new mode, not a status: it cannot fail.
         SSL_ctrl(ssl, SSL_CTRL_CLEAR_MODE, Int(SSL_MODE_AUTO_RETRY), nil)
         relaying = true
     }
 
-    /// Waits up to `timeout` for the server's verdict on a client certificate it asked for.
+    /// Client side, after a completed handshake in which the server asked for a certificate and got none:
+    /// the server's verdict on that, as a failure reason, or nil when it went on.
     ///
-    /// A TLS 1.3 server checks the client's certificate only after the client's handshake is done, so a
-    /// refusal (an alert) arrives later; nil means no refusal came.
-    func awaitRefusal(timeout: TimeInterval) -> String? {
-        guard hasBufferedData || !Socket.waitReadable([socket], timeout: timeout).isEmpty else { return nil }
-        do {
-            return try read().isEmpty ? Self.peerClosed : nil
-        } catch {
-            return receivedAlert.map { "the peer sent alert \($0)" } ?? "\(error)"
+    /// TLS 1.2 judges the client's Certificate inside the handshake, so a completed one is the verdict.
+    /// A TLS 1.3 server judges it after the client's Finished, and the verdict is the server's next record:
+    /// an alert refuses; anything else (a session ticket, data) means it went on. With auto-retry off,
+    /// SSL_peek returns after exactly that record, whichever it is, and leaves application data unread.
+    /// No clock decides: only a server that accepts and then stays silent meets the socket's receive
+    /// timeout, and the origin never does (it refuses a missing certificate with SSL_VERIFY_FAIL_IF_NO_PEER_CERT).
+    func serverVerdictOnMissingCertificate() -> String? {
+        guard SSL_version(ssl) == TLS1_3_VERSION else { return nil }
+        return OpenSSL.isolatingErrors {
+            // Both return the new mode, not a status: they cannot fail.
+            SSL_ctrl(ssl, SSL_CTRL_CLEAR_MODE, Int(SSL_MODE_AUTO_RETRY), nil)
+            defer { if !relaying { SSL_ctrl(ssl, SSL_CTRL_MODE, Int(SSL_MODE_AUTO_RETRY), nil) } }
+            var byte: UInt8 = 0
+            let peeked = SSL_peek(ssl, &byte, 1)
+            if peeked > 0 { return nil }
+            switch SSL_get_error(ssl, peeked) {
+            case SSL_ERROR_WANT_READ: return nil  // a record without data (a ticket), or a silent server
+            case SSL_ERROR_ZERO_RETURN: return Self.peerClosed
+            case let error: return failureReason(error)
+            }
         }
     }
 
@@ -205,7 +242,10 @@ final class TLSConnection: @unchecked Sendable {
     /// A peer that sent close_notify may have closed its socket already; OpenSSL reports an alert only
     /// once it is written, so answering would make the transcript depend on timing, and tells nobody anything.
     func close() {
-        if SSL_is_init_finished(ssl) == 1, receivedAlert != "close_notify" { SSL_shutdown(ssl) }
+        if SSL_is_init_finished(ssl) == 1, receivedAlert != "close_notify" {
+            // Its result does not matter: the socket closes next either way.
+            _ = OpenSSL.isolatingErrors { SSL_shutdown(ssl) }
+        }
         socket.close()
     }
 

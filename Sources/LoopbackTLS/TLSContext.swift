@@ -8,36 +8,71 @@ internal import COpenSSL
 /// per connection. Session tickets and the session cache are off (every handshake is a full one, as a
 /// lesson expects), and TLS 1.3's middlebox-compatibility ChangeCipherSpec is off (it would only clutter
 /// the transcript).
+// @unchecked: the SSL_CTX is configured before the context is shared and only read afterwards (by
+// SSL_new), which OpenSSL allows from any thread.
 final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
-    let keyLog: KeyLog?
 
     enum Role { case server, client }
 
     init(role: Role, versions: ClosedRange<TLSVersion> = .tls12 ... .tls13, keyLog: KeyLog? = nil) throws {
         _ = Self.brokenPipesIgnored
-        guard let context = SSL_CTX_new(role == .server ? TLS_server_method() : TLS_client_method()) else {
-            throw NetworkError.tls(operation: "SSL_CTX_new", details: OpenSSL.drainErrors())
+        context = try OpenSSL.isolatingErrors { try Self.makeContext(role: role, versions: versions, keyLog: keyLog) }
+    }
+
+    private static func makeContext(role: Role, versions: ClosedRange<TLSVersion>, keyLog: KeyLog?) throws -> OpaquePointer {
+        guard let context = SSL_CTX_new(role == .server ? TLS_server_method() : TLS_client_method()) else { throw failure("SSL_CTX_new") }
+        do {
+            try require(SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, versions.lowerBound.openSSLValue, nil) == 1, "SSL_CTX_set_min_proto_version")
+            try require(SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, versions.upperBound.openSSLValue, nil) == 1, "SSL_CTX_set_max_proto_version")
+            // These three return the previous or new setting, not a status: they cannot fail.
+            SSL_CTX_ctrl(context, SSL_CTRL_SET_SESS_CACHE_MODE, Int(SSL_SESS_CACHE_OFF), nil)
+            SSL_CTX_clear_options(context, COpenSSL_SSL_OP_ENABLE_MIDDLEBOX_COMPAT())
+            SSL_CTX_set_options(context, COpenSSL_SSL_OP_NO_TICKET())
+            try require(SSL_CTX_set_num_tickets(context, 0) == 1, "SSL_CTX_set_num_tickets")
+            SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_AUTO_RETRY), nil)
+            // Read ahead: one recv() can fetch several records instead of a header and a body per record.
+            SSL_CTX_ctrl(context, SSL_CTRL_SET_READ_AHEAD, 1, nil)
+            SSL_CTX_set_default_read_buffer_len(context, 64 << 10)
+            if let keyLog { try install(keyLog, in: context) }
+            return context
+        } catch {
+            SSL_CTX_free(context)
+            throw error
         }
-        self.context = context
-        self.keyLog = keyLog
-        SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, versions.lowerBound.openSSLValue, nil)
-        SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, versions.upperBound.openSSLValue, nil)
-        SSL_CTX_ctrl(context, SSL_CTRL_SET_SESS_CACHE_MODE, Int(SSL_SESS_CACHE_OFF), nil)
-        SSL_CTX_set_num_tickets(context, 0)
-        SSL_CTX_clear_options(context, COpenSSL_SSL_OP_ENABLE_MIDDLEBOX_COMPAT())
-        SSL_CTX_set_options(context, COpenSSL_SSL_OP_NO_TICKET())
-        SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_AUTO_RETRY), nil)
-        // Read ahead: one recv() can fetch several records instead of a header and a body per record.
-        SSL_CTX_ctrl(context, SSL_CTRL_SET_READ_AHEAD, 1, nil)
-        SSL_CTX_set_default_read_buffer_len(context, 64 << 10)
-        if keyLog != nil {
-            SSL_CTX_set_ex_data(context, TLSContext.index, Unmanaged.passUnretained(self).toOpaque())
-            SSL_CTX_set_keylog_callback(context) { ssl, line in
-                guard let ssl, let line, let raw = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), TLSContext.index) else { return }
-                Unmanaged<TLSContext>.fromOpaque(raw).takeUnretainedValue().keyLog?.append(String(cString: line))
-            }
+    }
+
+    /// The SSL_CTX holds a retained reference to `keyLog` in its ex_data slot, released by the slot's free
+    /// callback when OpenSSL frees the SSL_CTX, so the key-log callback can never see a freed KeyLog: every
+    /// SSL that can call it keeps its SSL_CTX alive, however long the owning `TLSContext` lives.
+    private static func install(_ keyLog: KeyLog, in context: OpaquePointer) throws {
+        let retained = Unmanaged.passRetained(keyLog).toOpaque()
+        guard SSL_CTX_set_ex_data(context, keyLogSlot, retained) == 1 else {
+            Unmanaged<KeyLog>.fromOpaque(retained).release()
+            throw failure("SSL_CTX_set_ex_data")
         }
+        SSL_CTX_set_keylog_callback(context) { ssl, line in
+            guard let ssl, let line, let raw = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), TLSContext.keyLogSlot) else { return }
+            Unmanaged<KeyLog>.fromOpaque(raw).takeUnretainedValue().append(String(cString: line))
+        }
+    }
+
+    /// The ex_data slot that owns a context's KeyLog (see `install(_:in:)`).
+    static let keyLogSlot: Int32 = {
+        let slot = COpenSSL_SSL_CTX_get_ex_new_index { _, pointer, _, _, _, _ in
+            if let pointer { Unmanaged<KeyLog>.fromOpaque(pointer).release() }
+        }
+        // Allocating an index only fails when OpenSSL is out of memory.
+        precondition(slot >= 0, "SSL_CTX_get_ex_new_index failed: out of memory")
+        return slot
+    }()
+
+    private static func require(_ succeeded: Bool, _ operation: String) throws {
+        guard succeeded else { throw failure(operation) }
+    }
+
+    private static func failure(_ operation: String) -> NetworkError {
+        .tls(operation: operation, details: OpenSSL.drainErrors())
     }
 
     deinit { SSL_CTX_free(context) }
@@ -45,29 +80,29 @@ final class TLSContext: @unchecked Sendable {
     /// A peer that closes first must not kill the process from inside SSL_write or SSL_shutdown.
     private static let brokenPipesIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-    static let index = COpenSSL_SSL_CTX_get_ex_new_index()
-
     /// The certificate chain (leaf first) and key this endpoint presents.
     func use(_ identity: Identity, chain: [Certificate]) throws {
-        guard SSL_CTX_use_certificate(context, identity.certificate.x509) == 1,
-              SSL_CTX_use_PrivateKey(context, identity.privateKey.pkey) == 1 else {
-            throw NetworkError.tls(operation: "SSL_CTX_use_certificate", details: OpenSSL.drainErrors())
-        }
-        for certificate in chain where certificate != identity.certificate {
-            SSL_CTX_ctrl(context, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.x509))
+        try OpenSSL.isolatingErrors {
+            try Self.require(SSL_CTX_use_certificate(context, identity.certificate.x509) == 1, "SSL_CTX_use_certificate")
+            try Self.require(SSL_CTX_use_PrivateKey(context, identity.privateKey.pkey) == 1, "SSL_CTX_use_PrivateKey")
+            for certificate in chain where certificate != identity.certificate {
+                try Self.require(SSL_CTX_ctrl(context, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.x509)) == 1, "SSL_CTX_add1_chain_cert")
+            }
         }
     }
 
     /// TLS 1.3 session tickets after each handshake, as most public servers send them.
-    func sendSessionTickets(_ count: Int) {
-        SSL_CTX_set_num_tickets(context, count)
+    func sendSessionTickets(_ count: Int) throws {
+        try OpenSSL.isolatingErrors { try Self.require(SSL_CTX_set_num_tickets(context, count) == 1, "SSL_CTX_set_num_tickets") }
         SSL_CTX_clear_options(context, COpenSSL_SSL_OP_NO_TICKET())
     }
 
     /// Two-way TLS: ask every client for a certificate issued by one of `authorities`, and refuse none.
-    func requireClientCertificates(issuedBy authorities: [Certificate]) {
-        let store = SSL_CTX_get_cert_store(context)
-        for authority in authorities { X509_STORE_add_cert(store, authority.x509) }
+    func requireClientCertificates(issuedBy authorities: [Certificate]) throws {
+        try OpenSSL.isolatingErrors {
+            guard let store = SSL_CTX_get_cert_store(context) else { throw Self.failure("SSL_CTX_get_cert_store") }
+            for authority in authorities { try Self.require(X509_STORE_add_cert(store, authority.x509) == 1, "X509_STORE_add_cert") }
+        }
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nil)
     }
 
@@ -90,28 +125,5 @@ final class TLSContext: @unchecked Sendable {
             guard let ssl, let connection = TLSConnection.from(ssl) else { return 0 }
             return connection.hasServerCertificate ? 1 : SSL_CLIENT_HELLO_RETRY
         }, nil)
-    }
-}
-
-/// Appends TLS secrets in the NSS key log format (SSLKEYLOGFILE), so Wireshark can decrypt a capture.
-public final class KeyLog: @unchecked Sendable {
-    private let handle: Locked<UnsafeMutablePointer<FILE>>
-
-    /// Opens `path` for appending, creating it with mode 0600 (the secrets decrypt the session).
-    public init(path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0, let file = fdopen(descriptor, "a") else {
-            throw NetworkError.socket(operation: "open \(path)", reason: String(cString: strerror(errno)))
-        }
-        handle = Locked(file)
-    }
-
-    deinit { handle.withLock { _ = fclose($0) } }
-
-    func append(_ line: String) {
-        handle.withLock { file in
-            fputs(line + "\n", file)
-            fflush(file)
-        }
     }
 }

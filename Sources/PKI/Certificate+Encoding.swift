@@ -8,10 +8,12 @@ extension Certificate {
     /// padded DER file is an error, never a silently shorter list.
     public static func parseAll(_ bytes: [UInt8], source: String) throws -> [Certificate] {
         guard bytes.contains(where: { !Self.isWhitespace($0) }) else { throw PKIError.empty(path: source) }
-        if bytes.starts(with: Array("-----BEGIN".utf8)) || bytes.firstRange(of: Array("\n-----BEGIN".utf8)) != nil {
-            return try parsePEM(bytes, source: source)
+        return try OpenSSL.isolatingErrors {
+            if bytes.starts(with: Array("-----BEGIN".utf8)) || bytes.firstRange(of: Array("\n-----BEGIN".utf8)) != nil {
+                return try parsePEM(bytes, source: source)
+            }
+            return try parseDER(bytes, source: source)
         }
-        return try parseDER(bytes, source: source)
     }
 
     /// Reads every certificate in a file (PEM or DER), each labelled by its common name.
@@ -48,10 +50,12 @@ extension Certificate {
                 var header: UnsafeMutablePointer<CChar>? = nil
                 var data: UnsafeMutablePointer<UInt8>? = nil
                 var length = 0
-                ERR_clear_error()
-                guard PEM_read_bio(bio, &name, &header, &data, &length) == 1, let name, let data else {
-                    let reason = ERR_GET_REASON(ERR_peek_last_error())
-                    let details = OpenSSL.drainErrors()
+                // Each block in its own scope: the end of input is recognised by this read's reason alone.
+                let (read, reason, details) = OpenSSL.isolatingErrors {
+                    let read = PEM_read_bio(bio, &name, &header, &data, &length) == 1
+                    return read ? (true, 0, []) : (false, ERR_GET_REASON(ERR_peek_last_error()), OpenSSL.drainErrors())
+                }
+                guard read, let name, let data else {
                     if reason == PEM_R_NO_START_LINE, !certificates.isEmpty { return certificates }
                     if reason == PEM_R_NO_START_LINE { throw PKIError.noCertificate(path: source) }
                     throw PKIError.malformedCertificate(path: source, index: certificates.count, detail: details.last ?? "bad PEM")
@@ -99,10 +103,7 @@ extension Certificate {
     private static func isPrivateKey(_ der: [UInt8]) -> Bool {
         der.withUnsafeBufferPointer { buffer in
             var cursor = buffer.baseAddress
-            guard let key = d2i_AutoPrivateKey(nil, &cursor, buffer.count) else {
-                ERR_clear_error()
-                return false
-            }
+            guard let key = OpenSSL.isolatingErrors({ d2i_AutoPrivateKey(nil, &cursor, buffer.count) }) else { return false }
             EVP_PKEY_free(key)
             return true
         }

@@ -5,6 +5,7 @@ internal import COpenSSL
 ///
 /// Two certificates are equal when their DER bytes are, as AFNetworking compares pinned certificates
 /// (`NSData` equality). The `label` is how traces name it and takes no part in equality.
+// @unchecked: every property is a constant and OpenSSL only reads the X509 after init (see `x509`).
 public final class Certificate: Hashable, CustomStringConvertible, @unchecked Sendable {
     // Immutable after init; OpenSSL only reads an X509 once its extension cache is filled (done in init).
     package let x509: OpaquePointer
@@ -84,9 +85,10 @@ public final class Certificate: Hashable, CustomStringConvertible, @unchecked Se
 
     /// Whether `issuer`'s public key verifies this certificate's signature.
     public func isSigned(by issuer: Certificate) -> Bool {
-        guard let key = X509_get0_pubkey(issuer.x509) else { return false }
-        defer { ERR_clear_error() }
-        return X509_verify(x509, key) == 1
+        OpenSSL.isolatingErrors {
+            guard let key = X509_get0_pubkey(issuer.x509) else { return false }
+            return X509_verify(x509, key) == 1
+        }
     }
 }
 

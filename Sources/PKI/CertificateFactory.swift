@@ -24,8 +24,10 @@ public struct CertificateFactory: Sendable {
     /// issuer, CVE-2011-0228) to show that validation rejects them.
     public func issue(_ spec: CertificateSpec, key: PrivateKey, signedBy issuer: Identity? = nil) throws -> Certificate {
         try validate(spec)
-        guard let x509 = X509_new() else { throw OpenSSL.failure("X509_new") }
-        return try Certificate(takingOwnership: build(x509, spec, key: key, issuer: issuer), label: spec.label)
+        return try OpenSSL.isolatingErrors {
+            guard let x509 = X509_new() else { throw OpenSSL.failure("X509_new") }
+            return try Certificate(takingOwnership: build(x509, spec, key: key, issuer: issuer), label: spec.label)
+        }
     }
 
     /// A leaf with the real certificate's names (CN, O, SAN DNS and IP), signed by `attacker`, or

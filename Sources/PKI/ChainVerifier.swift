@@ -9,6 +9,22 @@ struct ChainVerifier {
     let trust: ServerTrust
 
     func verify() -> TrustResult {
+        // Verification reports through the callback, never through the error queue: whatever OpenSSL
+        // queues on the way is popped, and errors queued before are left as they were.
+        OpenSSL.isolatingErrors(verifyWithQueueIsolated)
+    }
+
+    /// Where the verify callback finds this verification's `ErrorRecorder`: a slot allocated once, so it
+    /// can never be one OpenSSL or another library uses (the SSL layer's own slot is usually 0).
+    static let recorderSlot: Int32 = {
+        let slot = COpenSSL_X509_STORE_CTX_get_ex_new_index()
+        // Allocating an index only fails when OpenSSL is out of memory.
+        precondition(slot >= 0, "X509_STORE_CTX_get_ex_new_index failed: out of memory")
+        return slot
+    }()
+
+    private func verifyWithQueueIsolated() -> TrustResult {
+        // Each of these fails only when OpenSSL cannot allocate memory; there is nothing to report then.
         guard let store = X509_STORE_new(), let context = X509_STORE_CTX_new(), let untrusted = OPENSSL_sk_new_null() else {
             preconditionFailure("OpenSSL could not allocate a verification context: \(OpenSSL.drainErrors())")
         }
@@ -17,15 +33,23 @@ struct ChainVerifier {
             OPENSSL_sk_free(untrusted)
             X509_STORE_free(store)
         }
-        for anchor in trust.anchorCertificates { X509_STORE_add_cert(store, anchor.x509) }
-        for certificate in trust.certificates.dropFirst() { OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.x509)) }
-        X509_STORE_CTX_init(context, store, trust.leaf.x509, untrusted)
-        configure(X509_STORE_CTX_get0_param(context), context)
+        for anchor in trust.anchorCertificates {
+            // Adding a certificate already in the store succeeds; only allocation can fail.
+            precondition(X509_STORE_add_cert(store, anchor.x509) == 1, "X509_STORE_add_cert failed: out of memory")
+        }
+        for certificate in trust.certificates.dropFirst() {
+            precondition(OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.x509)) > 0, "OPENSSL_sk_push failed: out of memory")
+        }
+        precondition(X509_STORE_CTX_init(context, store, trust.leaf.x509, untrusted) == 1, "X509_STORE_CTX_init failed: out of memory")
+        configure(context)
 
         let recorder = ErrorRecorder()
-        X509_STORE_CTX_set_ex_data(context, 0, Unmanaged.passUnretained(recorder).toOpaque())
+        // Unretained is safe: `recorder` outlives X509_verify_cert (withExtendedLifetime), the only caller of the callback.
+        precondition(
+            X509_STORE_CTX_set_ex_data(context, Self.recorderSlot, Unmanaged.passUnretained(recorder).toOpaque()) == 1,
+            "X509_STORE_CTX_set_ex_data failed: out of memory")
         X509_STORE_CTX_set_verify_cb(context) { ok, context in
-            guard ok == 0, let context, let raw = X509_STORE_CTX_get_ex_data(context, 0) else { return ok }
+            guard ok == 0, let context, let raw = X509_STORE_CTX_get_ex_data(context, ChainVerifier.recorderSlot) else { return ok }
             let recorder = Unmanaged<ErrorRecorder>.fromOpaque(raw).takeUnretainedValue()
             recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
             return 1
@@ -34,7 +58,6 @@ struct ChainVerifier {
         if status != 1, recorder.errors.isEmpty {
             recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
         }
-        ERR_clear_error()
 
         let chain = certificates(in: X509_STORE_CTX_get0_chain(context))
         var failures: [TrustFailure] = []
@@ -46,21 +69,21 @@ struct ChainVerifier {
         return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures)
     }
 
-    private func configure(_ parameters: OpaquePointer?, _ context: OpaquePointer) {
-        guard let parameters else { return }
+    private func configure(_ context: OpaquePointer) {
+        // The context owns its parameters from X509_STORE_CTX_init on; these fail only when out of memory.
+        guard let parameters = X509_STORE_CTX_get0_param(context) else { preconditionFailure("X509_STORE_CTX_init made no parameters") }
         X509_VERIFY_PARAM_set_time(parameters, time_t(trust.verifyDate.timeIntervalSince1970))
-        if trust.hasCustomAnchors { X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN)) }
-        guard case .ssl(let host) = trust.policy else { return }
-        X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER)
-        guard let host else { return }
-        if IPAddress.isAddress(host) {
-            X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
-        } else {
-            // SAN only, as iOS 13+ and OkHttp: the common name never stands in for a missing DNS name.
-            X509_VERIFY_PARAM_set1_host(parameters, host, 0)
-            X509_VERIFY_PARAM_set_hostflags(
-                parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+        if trust.hasCustomAnchors {
+            precondition(X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN)) == 1, "X509_VERIFY_PARAM_set_flags failed")
         }
+        guard case .ssl(let host) = trust.policy else { return }
+        precondition(X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1, "X509_STORE_CTX_set_purpose(SSL server) failed")
+        guard let host else { return }
+        // An address OpenSSL cannot parse is checked as a name instead, which no DNS SAN matches.
+        if IPAddress.isAddress(host), X509_VERIFY_PARAM_set1_ip_asc(parameters, host) == 1 { return }
+        // SAN only, as iOS 13+ and OkHttp: the common name never stands in for a missing DNS name.
+        precondition(X509_VERIFY_PARAM_set1_host(parameters, host, 0) == 1, "X509_VERIFY_PARAM_set1_host failed: out of memory")
+        X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
     }
 
     private func kind(of code: Int32) -> TrustFailure.Kind {
@@ -111,7 +134,7 @@ struct ChainVerifier {
     }
 }
 
-/// Collects verify-callback errors; reached from the C callback through the context's ex_data slot 0.
+/// Collects verify-callback errors; reached from the C callback through `ChainVerifier.recorderSlot`.
 private final class ErrorRecorder {
     var errors: [(code: Int32, certificate: OpaquePointer?)] = []
 }

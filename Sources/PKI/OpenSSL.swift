@@ -2,7 +2,48 @@ internal import COpenSSL
 
 /// Small helpers shared by every file that calls OpenSSL.
 package enum OpenSSL {
-    /// Drains this thread's OpenSSL error queue into readable lines (the queue is per thread).
+    /// Runs `body`, an OpenSSL operation, with this thread's error queue to itself, so one call's leftovers
+    /// never become another's message and no call leaves its own behind.
+    ///
+    /// A mark alone cannot separate them on OpenSSL 3.0: `ERR_get_error` reads the oldest error first and
+    /// cannot stop at a mark (`ERR_count_to_mark` came in 3.2). So errors already queued are set aside,
+    /// `body` runs on an empty queue (its `drainErrors()` and `SSL_get_error` see only its own), whatever
+    /// it leaves is popped, and the earlier errors are put back as they were. Scopes nest (a verify
+    /// callback inside a handshake).
+    package static func isolatingErrors<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let earlier = ERR_peek_error() == 0 ? [] : takeQueue()
+        ERR_set_mark()
+        defer {
+            ERR_pop_to_mark()
+            for error in earlier { COpenSSL_ERR_restore(error.code, error.file, error.line, error.function, error.data) }
+        }
+        return try body()
+    }
+
+    /// One queued error, with what `COpenSSL_ERR_restore` needs to queue it again.
+    private struct QueuedError {
+        let code: UInt
+        // OpenSSL's file and function names are static strings: the pointers stay valid.
+        let file: UnsafePointer<CChar>?
+        let line: Int32
+        let function: UnsafePointer<CChar>?
+        let data: String?
+    }
+
+    private static func takeQueue() -> [QueuedError] {
+        var taken: [QueuedError] = []
+        while true {
+            var file: UnsafePointer<CChar>? = nil, function: UnsafePointer<CChar>? = nil, data: UnsafePointer<CChar>? = nil
+            var line: Int32 = 0, flags: Int32 = 0
+            let code = ERR_get_error_all(&file, &line, &function, &data, &flags)
+            guard code != 0 else { return taken }
+            // The data string is OpenSSL's and freed with the entry: copy it now.
+            taken.append(QueuedError(code: code, file: file, line: line, function: function, data: data.map { String(cString: $0) }))
+        }
+    }
+
+    /// Drains this thread's OpenSSL error queue into readable lines (the queue is per thread); inside
+    /// `isolatingErrors`, these are the lines of that operation only.
     package static func drainErrors() -> [String] {
         var lines: [String] = []
         while case let code = ERR_get_error(), code != 0 {
@@ -25,17 +66,21 @@ package enum OpenSSL {
 
     /// DER-encodes with an `i2d_*` function, letting OpenSSL allocate the buffer.
     static func encode(_ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int32, _ operation: String) throws -> [UInt8] {
-        var buffer: UnsafeMutablePointer<UInt8>? = nil
-        let length = i2d(&buffer)
-        guard length > 0, let buffer else { throw failure(operation) }
-        defer { COpenSSL_OPENSSL_free(buffer) }
-        return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
+        try isolatingErrors { () throws(PKIError) -> [UInt8] in
+            var buffer: UnsafeMutablePointer<UInt8>? = nil
+            let length = i2d(&buffer)
+            guard length > 0, let buffer else { throw failure(operation) }
+            defer { COpenSSL_OPENSSL_free(buffer) }
+            return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
+        }
     }
 
     package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        _ = EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil)
+        let status = isolatingErrors { EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil) }
+        // SHA-256 of a buffer in memory can only fail when OpenSSL cannot allocate its context.
+        precondition(status == 1 && length == 32, "EVP_Digest(SHA-256) failed: out of memory")
         return Array(digest.prefix(Int(length)))
     }
 
@@ -49,19 +94,23 @@ package enum OpenSSL {
 
     /// Runs `body` with a read-only memory BIO over `bytes`.
     static func withReadBIO<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws -> T) throws -> T {
-        try bytes.withUnsafeBytes { raw in
-            guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { throw failure("BIO_new_mem_buf") }
-            defer { BIO_free(bio) }
-            return try body(bio)
+        try isolatingErrors {
+            try bytes.withUnsafeBytes { raw in
+                guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { throw failure("BIO_new_mem_buf") }
+                defer { BIO_free(bio) }
+                return try body(bio)
+            }
         }
     }
 
     /// Runs `body` with a growable memory BIO and returns what it wrote.
     static func writingToBIO(_ operation: String, _ body: (OpaquePointer) -> Int32) throws -> [UInt8] {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw failure("BIO_new") }
-        defer { BIO_free(bio) }
-        try check(body(bio), operation)
-        return contents(of: bio)
+        try isolatingErrors {
+            guard let bio = BIO_new(BIO_s_mem()) else { throw failure("BIO_new") }
+            defer { BIO_free(bio) }
+            try check(body(bio), operation)
+            return contents(of: bio)
+        }
     }
 }
 

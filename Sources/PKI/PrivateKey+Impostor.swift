@@ -8,6 +8,10 @@ extension PrivateKey {
     /// makes fails under the real public key. In TLS that is the CertificateVerify check, and it is
     /// why replaying a real certificate without its key gets an attacker nowhere.
     public static func impostor(claiming certificate: Certificate) throws -> PrivateKey {
+        try OpenSSL.isolatingErrors { try makeImpostor(claiming: certificate) }
+    }
+
+    private static func makeImpostor(claiming certificate: Certificate) throws -> PrivateKey {
         guard let real = X509_get0_pubkey(certificate.x509), EVP_PKEY_get_base_id(real) == EVP_PKEY_EC else {
             throw PKIError.unsupportedKey(operation: "an impostor key", key: certificate.keyDescription)
         }

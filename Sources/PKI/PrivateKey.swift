@@ -8,6 +8,7 @@ public enum KeyType: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A private key (OpenSSL `EVP_PKEY`), owned and freed by this object.
+// @unchecked: `pkey` is a constant and OpenSSL keys may be shared across threads for signing and reading.
 public final class PrivateKey: @unchecked Sendable {
     // Immutable after init: OpenSSL keys are safe to share across threads for signing and reading.
     package let pkey: OpaquePointer
@@ -22,6 +23,10 @@ public final class PrivateKey: @unchecked Sendable {
     ///
     /// P-256 takes microseconds; RSA takes tens to hundreds of milliseconds, so lessons default to P-256.
     public static func generate(_ type: KeyType = .p256) throws -> PrivateKey {
+        try OpenSSL.isolatingErrors { try generateKey(type) }
+    }
+
+    private static func generateKey(_ type: KeyType) throws -> PrivateKey {
         let algorithm = type == .p256 ? "EC" : "RSA"
         guard let context = EVP_PKEY_CTX_new_from_name(nil, algorithm, nil) else { throw OpenSSL.failure("EVP_PKEY_CTX_new_from_name") }
         defer { EVP_PKEY_CTX_free(context) }
@@ -39,10 +44,11 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// Reads a PEM private key (PKCS#8, or the traditional EC/RSA forms OpenSSL also accepts).
     public convenience init(pem: [UInt8], source: String) throws {
-        let key = try OpenSSL.withReadBIO(pem) { PEM_read_bio_PrivateKey($0, nil, nil, nil) }
-        guard let key else {
-            let details = OpenSSL.drainErrors()
-            throw PKIError.malformedKey(path: source, detail: details.last ?? "no PEM private key")
+        let key = try OpenSSL.withReadBIO(pem) { bio in
+            guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
+                throw PKIError.malformedKey(path: source, detail: OpenSSL.drainErrors().last ?? "no PEM private key")
+            }
+            return key
         }
         self.init(takingOwnership: key)
     }

@@ -1,0 +1,297 @@
+import Foundation
+import PKI
+
+/// What an `InterceptingProxy` does with each connection: terminate TLS and forge, or pass it through.
+///
+/// Everything a connection needs lives here, owned by the listener's handler, so no connection can
+/// outlive the state it uses, whenever the proxy that started it is released.
+final class Interception: Sendable {
+    private let attack: Attack
+    private let routes: [String: UInt16]
+    private let log: EventLog
+    private let factory: CertificateFactory
+    private let downstream: TLSContext
+    private let upstream: TLSContext
+    private let forgeries = Locked<[String: Identity]>([:])
+    private let recorded = Locked<[InterceptedFlow]>([])
+    private let onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
+
+    init(attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory, keyLog: KeyLog?,
+         onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?) throws {
+        self.onFlowEnd = onFlowEnd
+        self.attack = attack
+        self.routes = routes
+        self.log = log
+        self.factory = factory
+        downstream = try TLSContext(role: .server, keyLog: keyLog)
+        downstream.pauseAtClientHello()
+        upstream = try TLSContext(role: .client, keyLog: keyLog)
+        switch attack {
+        case .forge(let authority), .misissued(let authority): log.register([authority.certificate])
+        case .present(let chain, _, _): log.register(chain)
+        default: break
+        }
+    }
+
+    /// Every connection handled so far.
+    var flows: [InterceptedFlow] { recorded.withLock { $0 } }
+
+    // MARK: - One connection
+
+    func intercept(_ socket: Socket) {
+        let stream = log.makeStream(.proxy)
+        // Published at once and updated as it goes: what the attacker read is visible the moment it is read.
+        let flow = FlowRecord(in: recorded)
+        defer { onFlowEnd?(flow.current) }
+        do {
+            let connectHost = try Self.acceptConnect(socket)
+            if attack.terminatesTLS {
+                try terminate(socket, connectHost: connectHost, stream: stream, flow: flow)
+            } else {
+                try passThrough(socket, connectHost: connectHost, stream: stream, flow: flow)
+            }
+        } catch {
+            stream.record(.refused(reason: "\(error)"))
+        }
+    }
+
+    /// If the client speaks HTTP CONNECT, answers it and returns the host it asked for.
+    private static func acceptConnect(_ socket: Socket) throws -> String? {
+        var first = [UInt8](repeating: 0, count: 1)
+        guard recv(socket.descriptor, &first, 1, Int32(MSG_PEEK)) == 1, first[0] == UInt8(ascii: "C") else { return nil }
+        let head = try socket.readHTTPHead(operation: "CONNECT")
+        let target = String(decoding: head, as: UTF8.self).split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        try socket.write(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+        return String(target.split(separator: ":").first ?? "")
+    }
+
+    private func terminate(_ socket: Socket, connectHost: String?, stream: EventStream, flow: FlowRecord) throws {
+        let client = try TLSConnection(context: downstream, socket: socket, stream: stream, isConnector: false, peer: .client)
+        switch client.handshake() {
+        case .pausedAtClientHello: break
+        case .failed(TLSConnection.peerClosed): return stream.record(.peerVanished(during: "the ClientHello"))
+        case .failed(let reason): return stream.record(.handshakeFailed(reason: reason))
+        case .completed: preconditionFailure("the downstream handshake pauses for a certificate first")
+        }
+        let host = connectHost ?? client.requestedServerName ?? ""
+        flow.update { $0.host = host }
+        guard let port = routes[host] else { return stream.record(.refused(reason: "no route to '\(host)'")) }
+        stream.record(.intercepting(host: host, plan: attack.plan))
+
+        // Upstream first, as mitmproxy does, to learn the names the forgery must carry.
+        let server = try TLSConnection(
+            context: upstream, socket: Socket.connect(port: port), stream: stream, isConnector: true, serverName: host, peer: .origin)
+        defer { server.close() }
+        let upstreamResult = server.handshake()
+        let realChain = server.peerChain
+        guard !realChain.isEmpty else {
+            let reason = if case .failed(let reason) = upstreamResult { reason } else { "the server sent no certificate" }
+            flow.update { $0.upstreamFailure = reason }
+            return stream.record(.upstreamFailed(reason: reason))
+        }
+        stream.record(.upstreamChain(realChain.map(\.label)))
+        var upstreamFailure: String? = if case .failed(let reason) = upstreamResult { reason } else { nil }
+        if upstreamFailure == nil, server.certificateRequested {
+            // The server wants a client certificate the proxy does not have: hear its verdict before going on.
+            upstreamFailure = server.serverVerdictOnMissingCertificate()
+        }
+        if let upstreamFailure {
+            flow.update { $0.upstreamFailure = upstreamFailure }
+            stream.record(.upstreamFailed(reason: upstreamFailure))
+        }
+
+        let (chain, key, note) = try presentation(for: realChain)
+        log.register(chain)
+        flow.update { $0.presentedChain = chain.map(\.label) }
+        stream.record(.presenting(chain: chain.map(\.label), note: note))
+        try client.present(chain, key: key)
+        defer { client.close() }
+        if case .failed(let reason) = client.handshake() {
+            return stream.record(.handshakeFailed(reason: "the client refused what it was shown: \(reason)"))
+        }
+        flow.update { $0.clientAccepted = true }
+        let (version, cipher) = client.negotiated
+        stream.record(.handshakeCompleted(version: version, cipher: cipher))
+        guard upstreamFailure == nil else {
+            // Nothing to forward to, but the client already trusts us: read what it sends, then hang up.
+            if let request = try? HTTPMessage.read(from: { try client.read() }) {
+                flow.update { $0.read(request.serialized[...], from: .client) }
+                stream.record(.plaintextRead(from: .client, bytes: request.serialized.count, preview: Self.describe(request.serialized[...]).preview))
+            }
+            return
+        }
+        relay(client: client, server: server, stream: stream, flow: flow)
+    }
+
+    /// The chain and key shown to the client, by attack.
+    private func presentation(for realChain: [Certificate]) throws -> (chain: [Certificate], key: PrivateKey, note: String) {
+        let real = realChain[0]
+        switch attack {
+        case .forge(let authority):
+            let forged = try forgery(of: real, signedBy: authority)
+            return ([forged.certificate, authority.certificate], forged.privateKey, "forged with the real names")
+        case .misissued(let authority):
+            let forged = try forgery(of: real, signedBy: authority)
+            return ([forged.certificate, authority.certificate], forged.privateKey, "issued by a CA the device trusts")
+        case .selfSigned:
+            let forged = try forgery(of: real, signedBy: nil)
+            return ([forged.certificate], forged.privateKey, "self-signed with the real names")
+        case .replayRealChain:
+            return (realChain, try PrivateKey.impostor(claiming: real), "the real chain, without the real private key")
+        case .stolenKey(let key):
+            return (realChain, key, "the real chain with the stolen private key")
+        case .present(let chain, let key, let note):
+            return (chain, key, note)
+        case .passthrough:
+            preconditionFailure("passthrough does not present a chain")
+        }
+    }
+
+    /// Forgeries are cached by the names they copy and the signer, like mitmproxy's CertStore.
+    private func forgery(of real: Certificate, signedBy authority: Identity?) throws -> Identity {
+        let key = ([real.subject.description] + real.dnsNames + real.ipAddresses + [authority?.certificate.sha256Hex ?? "self"]).joined(separator: "|")
+        if let cached = forgeries.withLock({ $0[key] }) { return cached }
+        let forged = try factory.forge(impersonating: real, signedBy: authority)
+        forgeries.withLock { $0[key] = forged }
+        return forged
+    }
+
+    // MARK: - Relaying
+
+    /// Copies decrypted data both ways, reading every byte, until one side closes.
+    ///
+    /// Each HTTP message is reported once, when its first record arrives, with the length its header
+    /// announces; the records that complete it are forwarded without further events.
+    private func relay(client: TLSConnection, server: TLSConnection, stream: EventStream, flow: FlowRecord) {
+        let sides = [(client, server, NetworkEvent.Actor.client), (server, client, NetworkEvent.Actor.origin)]
+        client.startRelaying()
+        server.startRelaying()
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        var unannounced = [0, 0]  // bytes of the current message still to come, per direction
+        while true {
+            let buffered = sides.indices.filter { sides[$0].0.hasBufferedData }
+            let ready = buffered.isEmpty ? Socket.waitReadable([client.socket, server.socket], timeout: Socket.defaultTimeout) : buffered
+            guard !ready.isEmpty else { return stream.record(.peerVanished(during: "the relay (timed out)")) }
+            for index in ready {
+                let (source, target, from) = sides[index]
+                let count: Int
+                do {
+                    guard let read = try source.read(into: &buffer) else { continue }  // a session ticket: no data yet
+                    count = read
+                } catch {
+                    return failed(source === server, "\(error)", stream: stream, flow: flow)
+                }
+                if count == 0 { return }  // close_notify: the deferred closes pass it on
+                let data = buffer[..<count]
+                flow.update { $0.read(data, from: from) }
+                var message: (summary: String, length: Int)? = nil
+                if unannounced[index] >= count {
+                    unannounced[index] -= count
+                } else {
+                    let description = Self.describe(data)
+                    message = (description.summary, description.length)
+                    unannounced[index] = max(0, description.length - count)
+                    stream.record(.plaintextRead(from: from, bytes: description.length, preview: description.preview))
+                }
+                do {
+                    try target.write(data, announcing: message)
+                } catch {
+                    return failed(target === server, "\(error)", stream: stream, flow: flow)
+                }
+            }
+        }
+    }
+
+    /// A side of the relay broke: the origin's side is an upstream failure, the client's a vanished peer.
+    private func failed(_ upstream: Bool, _ reason: String, stream: EventStream, flow: FlowRecord) {
+        if upstream {
+            flow.update { $0.upstreamFailure = reason }
+            stream.record(.upstreamFailed(reason: reason))
+        } else {
+            stream.record(.peerVanished(during: "the relay: \(reason)"))
+        }
+    }
+
+    /// Passthrough: forward the raw TLS stream both ways; only the ClientHello's SNI is readable.
+    private func passThrough(_ socket: Socket, connectHost: String?, stream: EventStream, flow: FlowRecord) throws {
+        var hello: [UInt8] = []
+        while HandshakeParser.recordLength(hello).map({ hello.count < $0 }) ?? true {
+            let chunk = try socket.read(upTo: 16_384)
+            guard !chunk.isEmpty else { return stream.record(.peerVanished(during: "the ClientHello")) }
+            hello += chunk
+        }
+        let host = connectHost ?? HandshakeParser.clientHello(record: hello)?.serverName ?? ""
+        flow.update { $0.host = host }
+        let downstreamID = log.connection(connector: socket.remotePort, acceptor: socket.localPort)
+        stream.require(Channel(connection: downstreamID, fromConnector: true, unit: .records), 1)
+        guard let port = routes[host] else { return stream.record(.refused(reason: "no route to '\(host)'")) }
+        stream.record(.intercepting(host: host, plan: attack.plan))
+
+        let server = try Socket.connect(port: port)
+        defer { server.close() }
+        log.alias(connector: server.localPort, acceptor: server.remotePort, as: downstreamID)
+        try server.write(hello)
+        var counts = (fromClient: hello.count, fromOrigin: 0)
+        var records = (fromClient: TLSRecordCounter(), fromOrigin: TLSRecordCounter())
+        records.fromClient.feed(hello)
+        relayRaw: while true {
+            let ready = Socket.waitReadable([socket, server], timeout: Socket.defaultTimeout)
+            guard !ready.isEmpty else { break }
+            for index in ready {
+                let (source, target) = index == 0 ? (socket, server) : (server, socket)
+                guard let data = try? source.read(upTo: 65_536), !data.isEmpty, (try? target.write(data)) != nil else { break relayRaw }
+                if index == 0 {
+                    counts.fromClient += data.count
+                    records.fromClient.feed(data)
+                } else {
+                    counts.fromOrigin += data.count
+                    records.fromOrigin.feed(data)
+                }
+            }
+        }
+        flow.update { $0.opaqueBytes = counts }
+        stream.recordFinal(.relayed(recordsFromClient: records.fromClient.count, recordsFromOrigin: records.fromOrigin.count))
+    }
+
+    /// One connection's entry in `flows`, updated in place under the lock.
+    private struct FlowRecord {
+        let store: Locked<[InterceptedFlow]>
+        let index: Int
+
+        init(in store: Locked<[InterceptedFlow]>) {
+            self.store = store
+            index = store.withLock { flows in
+                flows.append(InterceptedFlow())
+                return flows.count - 1
+            }
+        }
+
+        var current: InterceptedFlow { store.withLock { $0[index] } }
+
+        func update(_ change: (inout InterceptedFlow) -> Void) { store.withLock { change(&$0[index]) } }
+    }
+
+    // MARK: - Describing data
+
+    /// What a relayed chunk starts ("HTTP request POST /login", or "16384 bytes"), how long the whole
+    /// message is (from its Content-Length), and what it shows an attacker: the start line and, for a
+    /// small message, the body, where a password sits. Only the first kilobyte is looked at.
+    static func describe(_ data: ArraySlice<UInt8>) -> (summary: String, length: Int, preview: String) {
+        let head = data.prefix(1024)
+        let lineBreak: [UInt8] = [13, 10]
+        if let end = head.prefix(200).firstRange(of: lineBreak), let headEnd = head.firstRange(of: lineBreak + lineBreak) {
+            let message = HTTPMessage(startLine: String(decoding: head[..<end.lowerBound], as: UTF8.self))
+            if message.summary.hasPrefix("HTTP ") {
+                let header = String(decoding: head[..<headEnd.lowerBound], as: UTF8.self).lowercased()
+                let declared = header.components(separatedBy: "\r\n").compactMap { line in
+                    line.hasPrefix("content-length:") ? Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) : nil
+                }.first ?? 0
+                let length = headEnd.upperBound - data.startIndex + declared
+                let body = length <= 1024 ? String(decoding: head[headEnd.upperBound...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                return (message.summary, length, body.isEmpty ? message.startLine : "\(message.startLine) | \(body)")
+            }
+        }
+        let printable = head.prefix(48).map { (32..<127).contains($0) ? Character(UnicodeScalar($0)) : "." }
+        return ("\(data.count) bytes", data.count, String(printable) + (data.count > 48 ? "..." : ""))
+    }
+}

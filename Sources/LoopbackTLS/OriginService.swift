@@ -1,0 +1,54 @@
+/// What an `OriginServer` does with each connection: handshake, read one request, answer it.
+///
+/// Everything a connection needs lives here, owned by the listener's handler, so no connection can
+/// outlive the state it uses, whenever the server that started it is released.
+final class OriginService: Sendable {
+    private let context: TLSContext
+    private let app: any HTTPApplication
+    private let log: EventLog
+    private let received = Locked<[String]>([])
+
+    init(context: TLSContext, application: any HTTPApplication, log: EventLog) {
+        self.context = context
+        self.app = application
+        self.log = log
+    }
+
+    /// "POST /login" for every request that reached the application, in arrival order.
+    var requestsReceived: [String] { received.withLock { $0 } }
+
+    func serve(_ socket: Socket) {
+        let stream = log.makeStream(.origin)
+        guard let connection = try? TLSConnection(context: context, socket: socket, stream: stream, isConnector: false) else { return }
+        switch connection.handshake() {
+        case .completed:
+            let (version, cipher) = connection.negotiated
+            stream.record(.handshakeCompleted(version: version, cipher: cipher))
+        case .failed(let reason):
+            stream.record(reason == TLSConnection.peerClosed ? .peerVanished(during: "the handshake") : .handshakeFailed(reason: reason))
+            // Stay until the peer hangs up, so its next read finds our alert rather than a reset.
+            while let data = try? socket.read(upTo: 4096), !data.isEmpty {}
+            return
+        case .pausedAtClientHello:
+            preconditionFailure("the origin's context has no ClientHello callback")
+        }
+        do {
+            guard let request = try HTTPMessage.read(from: { try connection.read() }) else {
+                return stream.record(.peerVanished(during: "the request"))
+            }
+            let line = request.requestTarget.map { "\($0.method) \($0.path)" } ?? request.startLine
+            received.withLock { $0.append(line) }
+            stream.record(.requestReceived(summary: app.describe(request)))
+            let response = app.respond(to: request)
+            try connection.write(response.serialized[...], summary: response.summary)
+            Self.linger(connection)
+        } catch {
+            stream.record(.peerVanished(during: "the request: \(error)"))
+        }
+    }
+
+    /// Waits for the peer to close before closing, so a peer still sending never meets a reset.
+    private static func linger(_ connection: TLSConnection) {
+        while let data = try? connection.read(), !data.isEmpty {}
+    }
+}
