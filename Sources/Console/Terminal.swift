@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 internal import CNcurses
 
 /// Why the console cannot take over the terminal; `description` is one line for the user.

@@ -72,8 +72,9 @@ public final class TLSClient: Sendable {
             }
             connection = try TLSConnection(context: context, socket: socket, stream: stream, isConnector: true, serverName: host)
         } catch {
-            result.failure = "could not connect: \(error)"
-            stream.record(.handshakeFailed(reason: result.failure!))
+            let failure = "could not connect: \(error)"
+            result.failure = failure
+            stream.record(.handshakeFailed(reason: failure))
             return result
         }
         defer { connection.close() }

@@ -20,7 +20,7 @@ enum FileSystem {
     static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t) throws {
         let directory = (path as NSString).deletingLastPathComponent
         var template = Array(((directory.isEmpty ? "." : directory) + "/.mitmsim-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard descriptor >= 0 else { throw PKIError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: String? = nil
