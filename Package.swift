@@ -42,7 +42,7 @@ let package = Package(
         // Helpers for tests only (golden files); a library because test targets cannot depend on one another.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "PKITests", dependencies: ["PKI"]),
+        .testTarget(name: "PKITests", dependencies: ["PKI", "TestSupport"]),
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
         .testTarget(name: "LoopbackTLSTests", dependencies: ["LoopbackTLS", "Policies", "PKI"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI", "TestSupport"], exclude: ["Golden"]),

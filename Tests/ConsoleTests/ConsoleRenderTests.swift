@@ -68,16 +68,6 @@ struct ConsoleRenderTests {
 
 /// The lab screen with connections the real lab logged: a real curl refused, then a real curl -k leaked.
 @Suite(.serialized) struct LabScreenTests {
-    /// Runs a printed command line in bash and waits for it.
-    static func paste(_ line: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", line + " >/dev/null 2>&1"]
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-    }
-
     @Test func theLabScreenListsTheCommandsAndColoursEachConnectionByWhatHappened() throws {
         let scenario = try #require(Self.lesson)
         let directory = NSTemporaryDirectory() + "mitmsim-lab-screen-\(UUID().uuidString)"
@@ -85,7 +75,7 @@ struct ConsoleRenderTests {
         let lab = try Lab(scenario, directory: directory) { _ in }
         defer { lab.stop() }
         for title in ["curl through the attacker, trusting only the real root", "curl -k through the attacker"] {
-            try Self.paste(try #require(lab.commands.first { $0.title == title }).line)
+            _ = try Subprocess.paste(try #require(lab.commands.first { $0.title == title }).line)
         }
         // The lab logs a connection when it ends, a moment after the client exits.
         for _ in 0..<100 where lab.flows.count < 2 { usleep(20_000) }

@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import TestSupport
 
 /// A fresh directory under the system temp dir, removed when the test's scope ends.
 final class TemporaryDirectory {
@@ -17,28 +18,12 @@ final class TemporaryDirectory {
 
 /// Runs the `openssl` command-line tool: an oracle that shares no code with ours above libcrypto.
 func openssl(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32, output: String) {
-    try run("/usr/bin/env", ["openssl"] + arguments, input: input)
-}
-
-private func run(_ executable: String, _ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe(), stdin = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    process.standardInput = stdin
-    try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input)) }
-    try stdin.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    try Subprocess.run("/usr/bin/env", ["openssl"] + arguments, input: input)
 }
 
 /// Runs a shell pipeline (of openssl commands) and returns its trimmed standard output; fails on a non-zero exit.
 func shell(_ script: String) throws -> String {
-    let result = try run("/bin/bash", ["-o", "pipefail", "-c", script])
+    let result = try Subprocess.run("/bin/bash", ["-o", "pipefail", "-c", script])
     guard result.status == 0 else { throw ShellFailure(script: script, output: result.output) }
     return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
 }

@@ -1,30 +1,11 @@
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 /// The classroom lab against real clients: the commands it prints, run as printed by curl, openssl and
 /// Python (CI installs them). Every client process is waited for; the lab is stopped at the end.
 @Suite(.serialized) struct LabTests {
-    struct Outcome {
-        let status: Int32
-        let output: String
-    }
-
-    /// Runs one printed command line in bash, as a teacher would paste it.
-    static func paste(_ line: String) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", line]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
-    }
-
     /// A lab on the first lesson `matching` (by default: one with a forging attacker).
     func withLab(matching: @escaping (Scenario) -> Bool = { $0.attacker.attack == .forge }, _ body: (Lab) throws -> Void) throws {
         let scenario = try #require(CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
@@ -49,7 +30,7 @@ import Testing
 
     @Test func curlTrustingTheRealRootRefusesTheAttackerWithExit60AndTheBankGetsNothing() throws {
         try withLab { lab in
-            let outcome = try Self.paste(command(lab, "curl through the attacker, trusting only the real root"))
+            let outcome = try Subprocess.paste(command(lab, "curl through the attacker, trusting only the real root"))
             #expect(outcome.status == 60, "\(outcome.output)")
             #expect(eventually(lab, contains: "the client REFUSED it"))
             #expect(lab.requestsReceived.isEmpty)
@@ -58,7 +39,7 @@ import Testing
 
     @Test func curlDashKHandsThePasswordToTheAttacker() throws {
         try withLab { lab in
-            let outcome = try Self.paste(command(lab, "curl -k through the attacker"))
+            let outcome = try Subprocess.paste(command(lab, "curl -k through the attacker"))
             #expect(outcome.status == 0)
             #expect(outcome.output.contains("Welcome back, alice"))
             #expect(eventually(lab, contains: "STOLEN password 'hunter2'"))
@@ -67,7 +48,7 @@ import Testing
 
     @Test func curlDashKWithThePinnedKeyStillRefusesWithExit90() throws {
         try withLab { lab in
-            let outcome = try Self.paste(command(lab, "curl -k with the real leaf's key pinned"))
+            let outcome = try Subprocess.paste(command(lab, "curl -k with the real leaf's key pinned"))
             #expect(outcome.status == 90, "\(outcome.output)")
             #expect(lab.requestsReceived.isEmpty)
         }
@@ -75,7 +56,7 @@ import Testing
 
     @Test func curlStraightToTheBankIsAccepted() throws {
         try withLab { lab in
-            let outcome = try Self.paste(command(lab, "curl straight to the bank"))
+            let outcome = try Subprocess.paste(command(lab, "curl straight to the bank"))
             #expect(outcome.status == 0, "\(outcome.output)")
             #expect(lab.requestsReceived == ["POST /login"])
         }
@@ -83,20 +64,20 @@ import Testing
 
     @Test func opensslReportsTheVerifyErrorForTheAttackersChain() throws {
         try withLab { lab in
-            let refused = try Self.paste(command(lab, "openssl s_client against the attacker, trusting the real root"))
+            let refused = try Subprocess.paste(command(lab, "openssl s_client against the attacker, trusting the real root"))
             #expect(refused.status != 0)
             #expect(refused.output.contains("self-signed certificate in certificate chain"), "\(refused.output)")
-            let installed = try Self.paste(command(lab, "openssl s_client trusting the attacker's CA"))
+            let installed = try Subprocess.paste(command(lab, "openssl s_client trusting the attacker's CA"))
             #expect(installed.output.contains("Verify return code: 0 (ok)"), "\(installed.output)")
         }
     }
 
     @Test func pythonTrustingTheRealRootRaisesAVerificationError() throws {
         try withLab { lab in
-            let refused = try Self.paste(command(lab, "Python urllib through the attacker, trusting the real root"))
+            let refused = try Subprocess.paste(command(lab, "Python urllib through the attacker, trusting the real root"))
             #expect(refused.status != 0)
             #expect(refused.output.contains("CERTIFICATE_VERIFY_FAILED"), "\(refused.output)")
-            let careless = try Self.paste(command(lab, "Python urllib with CERT_NONE"))
+            let careless = try Subprocess.paste(command(lab, "Python urllib with CERT_NONE"))
             #expect(careless.output.contains("Welcome back, alice"))
             #expect(eventually(lab, contains: "STOLEN password 'hunter2'"))
         }
@@ -104,11 +85,11 @@ import Testing
 
     @Test func onATwoWayTLSBankThePrintedCommandsPresentTheAppsCertificate() throws {
         try withLab(matching: { $0.server.requireClientCertificate && $0.attacker.attack == .none }) { lab in
-            let direct = try Self.paste(command(lab, "curl straight to the bank"))
+            let direct = try Subprocess.paste(command(lab, "curl straight to the bank"))
             #expect(direct.status == 0, "\(direct.output)")
             #expect(lab.requestsReceived == ["POST /login"])
 
-            let careless = try Self.paste(command(lab, "curl -k through the attacker"))
+            let careless = try Subprocess.paste(command(lab, "curl -k through the attacker"))
             #expect(careless.status != 0, "the proxy has no client key, so the bank refuses it")
             #expect(eventually(lab, contains: "STOLEN password 'hunter2'"))
             #expect(eventually(lab, contains: "upstream failed"))

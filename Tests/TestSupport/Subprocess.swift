@@ -1,0 +1,27 @@
+import Foundation
+
+/// Runs other programs for tests (openssl as an oracle, curl and Python as the lab's real clients), waiting
+/// for each to exit.
+public enum Subprocess {
+    /// Runs `executable` with its standard output and error merged; `input` is written to its standard input.
+    public static func run(_ executable: String, _ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input)) }
+        try stdin.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Runs one command line in bash, as a teacher would paste it.
+    public static func paste(_ line: String) throws -> (status: Int32, output: String) {
+        try run("/bin/bash", ["-c", line])
+    }
+}
