@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "mitmsim",
     products: [
-        .executable(name: "mitmsim", targets: ["mitmsim"])
+        .executable(name: "mitmsim", targets: ["mitmsim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -20,7 +20,11 @@ let package = Package(
         .target(name: "PKI", dependencies: ["COpenSSL"]),
         .target(name: "Policies", dependencies: ["PKI"]),
         .target(name: "LoopbackTLS", dependencies: ["PKI", "COpenSSL"]),
-        .target(name: "Simulation", dependencies: ["PKI", "Policies", "LoopbackTLS", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Simulation", dependencies: ["PKI", "Policies", "LoopbackTLS", "ScenarioFiles", .product(name: "Yams", package: "Yams")]),
+        // The lessons: Scenarios/*.yaml compiled into code by a build-tool plugin, so a copied binary carries them.
+        .target(name: "ScenarioFiles", path: "Scenarios", plugins: ["EmbedScenarios"]),
+        .executableTarget(name: "EmbedScenariosTool"),
+        .plugin(name: "EmbedScenarios", capability: .buildTool(), dependencies: ["EmbedScenariosTool"]),
         // No pkgConfig: SwiftPM would drop the -D flags that enable the wide API; the shim defines it.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "Console", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI", "CNcurses"]),
