@@ -5,6 +5,8 @@ let package = Package(
     name: "mitmsim",
     products: [
         .executable(name: "mitmsim", targets: ["mitmsim"]),
+        // For other packages' tests: load a lesson, run it headlessly, read its report.
+        .library(name: "MitmSimKit", targets: ["MitmSimKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -25,6 +27,7 @@ let package = Package(
         .target(name: "ScenarioFiles", path: "Scenarios", plugins: ["EmbedScenarios"]),
         .executableTarget(name: "EmbedScenariosTool"),
         .plugin(name: "EmbedScenarios", capability: .buildTool(), dependencies: ["EmbedScenariosTool"]),
+        .target(name: "MitmSimKit", dependencies: ["Simulation"]),
         // No pkgConfig: SwiftPM would drop the -D flags that enable the wide API; the shim defines it.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "Console", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI", "CNcurses"]),
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
         .testTarget(name: "LoopbackTLSTests", dependencies: ["LoopbackTLS", "Policies", "PKI"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI"], exclude: ["Golden"]),
+        .testTarget(name: "MitmSimKitTests", dependencies: ["MitmSimKit"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Simulation"], exclude: ["Golden"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI"]),
