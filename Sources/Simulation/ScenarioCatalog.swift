@@ -4,9 +4,10 @@ import ScenarioFiles
 /// A set of lessons to list, load by id and run: the catalog built into mitmsim, or a directory of
 /// scenario files.
 ///
-/// The built-in catalog is `Scenarios/*.yaml` compiled into code at build time (the `ScenarioFiles` module), so a binary copied
-/// anywhere, or a package that depends on this one, has every lesson without a path into the source tree.
-public struct ScenarioCatalog: Sendable {
+/// The built-in catalog is `Scenarios/*.yaml` compiled into code at build time (the `ScenarioFiles`
+/// module), so a binary copied anywhere, or a package that depends on this one, has every lesson
+/// without a path into the source tree.
+public struct ScenarioCatalog: Sendable, CustomStringConvertible {
     private enum Storage: Sendable {
         case builtIn
         case directory(String)
@@ -20,6 +21,14 @@ public struct ScenarioCatalog: Sendable {
     /// The `*.yaml` files in `path`; nothing is read until a lesson is loaded.
     public static func directory(_ path: String) -> ScenarioCatalog {
         ScenarioCatalog(storage: .directory(path))
+    }
+
+    /// "the catalog built into mitmsim", or the directory's path: how messages name this catalog.
+    public var description: String {
+        switch storage {
+        case .builtIn: "the catalog built into mitmsim"
+        case .directory(let path): path
+        }
     }
 
     /// Every lesson, in file-name order (the catalog order).
@@ -37,7 +46,7 @@ public struct ScenarioCatalog: Sendable {
         switch storage {
         case .builtIn:
             guard let file = embeddedScenarioFiles.first(where: { $0.name == name + ".yaml" }) else {
-                throw ScenarioError(file: "the catalog built into mitmsim", path: "", reason: Self.unknown(name))
+                throw ScenarioError(file: description, path: "", reason: Self.unknown(name))
             }
             return try Self.decode(file)
         case .directory(let path):

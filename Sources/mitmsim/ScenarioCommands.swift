@@ -20,7 +20,7 @@ struct ScenarioOptions: ParsableArguments {
         if let directory = ProcessInfo.processInfo.environment["MITMSIM_SCENARIOS"], !directory.isEmpty {
             return (.directory(directory), "$MITMSIM_SCENARIOS (\(directory))")
         }
-        return (.builtIn, "the catalog built into mitmsim")
+        return (.builtIn, ScenarioCatalog.builtIn.description)
     }
 
     /// Names the source in messages: "the catalog built into mitmsim", "--scenarios DIR" or "$MITMSIM_SCENARIOS (DIR)".
