@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
     name: "mitmsim",
     products: [
-        .executable(name: "mitmsim", targets: ["mitmsim"])
+        .executable(name: "mitmsim", targets: ["mitmsim"]),
+        // For other packages' tests: load a lesson, run it headlessly, read its report.
+        .library(name: "MitmSimKit", targets: ["MitmSimKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -20,7 +22,12 @@ let package = Package(
         .target(name: "PKI", dependencies: ["COpenSSL"]),
         .target(name: "Policies", dependencies: ["PKI"]),
         .target(name: "LoopbackTLS", dependencies: ["PKI", "COpenSSL"]),
-        .target(name: "Simulation", dependencies: ["PKI", "Policies", "LoopbackTLS", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Simulation", dependencies: ["PKI", "Policies", "LoopbackTLS", "ScenarioFiles", .product(name: "Yams", package: "Yams")]),
+        // The lessons: Scenarios/*.yaml compiled into code by a build-tool plugin, so a copied binary carries them.
+        .target(name: "ScenarioFiles", path: "Scenarios", plugins: ["EmbedScenarios"]),
+        .executableTarget(name: "EmbedScenariosTool"),
+        .plugin(name: "EmbedScenarios", capability: .buildTool(), dependencies: ["EmbedScenariosTool"]),
+        .target(name: "MitmSimKit", dependencies: ["Simulation"]),
         // No pkgConfig: SwiftPM would drop the -D flags that enable the wide API; the shim defines it.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // The console lays out what the engine words: it sees the engine only through `Simulation`.
@@ -46,6 +53,7 @@ let package = Package(
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
         .testTarget(name: "LoopbackTLSTests", dependencies: ["LoopbackTLS", "Policies", "PKI"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "MitmSimKitTests", dependencies: ["MitmSimKit"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Simulation", "TestSupport"], exclude: ["Golden"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI"]),

@@ -8,36 +8,7 @@ public enum ScenarioLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(file: path, path: "", reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
         }
-        var scenario: Scenario
-        do {
-            scenario = try YAMLDecoder().decode(Scenario.self, from: data)
-        } catch let error as DecodingError {
-            throw describe(error, file: path)
-        } catch {
-            throw ScenarioError(file: path, path: "", reason: "not valid YAML: " + "\(error)".split(separator: "\n").joined(separator: " "))
-        }
-        scenario.id = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        scenario.file = path
-        try checkReferences(scenario, file: path)
-        return scenario
-    }
-
-    /// `Scenarios/` in the working directory, else the one next to these sources (a build from the repository).
-    public static var defaultDirectory: String {
-        let local = FileManager.default.currentDirectoryPath + "/Scenarios"
-        if FileManager.default.fileExists(atPath: local) { return local }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scenarios").path
-    }
-
-    /// A scenario named by id (`03-forged-leaf`) in `directory`, or by the path of a file.
-    public static func resolve(_ name: String, in directory: String) throws -> Scenario {
-        if name.hasSuffix(".yaml") || name.contains("/") { return try load(name) }
-        let path = directory + "/" + name + ".yaml"
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ScenarioError(file: directory, path: "", reason: "no scenario '\(name)' here (mitmsim list shows the ids)")
-        }
-        return try load(path)
+        return try decode(data, file: path, id: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
     }
 
     /// Every `*.yaml` in `directory`, sorted by file name (the catalog order).
@@ -46,6 +17,22 @@ public enum ScenarioLoader {
             throw ScenarioError(file: directory, path: "", reason: "no such directory")
         }
         return try names.filter { $0.hasSuffix(".yaml") }.sorted().map { try load(directory + "/" + $0) }
+    }
+
+    /// Decodes and checks one scenario's YAML; `file` is how errors name it, `id` becomes its id.
+    static func decode(_ data: Data, file: String, id: String) throws -> Scenario {
+        var scenario: Scenario
+        do {
+            scenario = try YAMLDecoder().decode(Scenario.self, from: data)
+        } catch let error as DecodingError {
+            throw describe(error, file: file)
+        } catch {
+            throw ScenarioError(file: file, path: "", reason: "not valid YAML: " + "\(error)".split(separator: "\n").joined(separator: " "))
+        }
+        scenario.id = id
+        scenario.file = file
+        try checkReferences(scenario, file: file)
+        return scenario
     }
 
     // MARK: - Errors with key paths

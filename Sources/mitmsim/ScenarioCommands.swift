@@ -4,17 +4,34 @@ import LoopbackTLS
 import PKI
 import Simulation
 
-/// Where the lesson files are; shared by every command that reads scenarios.
+/// Where the lessons come from; shared by every command that reads scenarios. The first that is set
+/// wins: `--scenarios DIR`, then `$MITMSIM_SCENARIOS`, then the catalog built into the binary (so the
+/// working directory never changes which lessons run).
 struct ScenarioOptions: ParsableArguments {
-    @Option(help: "The directory of scenario files (default: ./Scenarios).")
-    var scenarios: String = ScenarioLoader.defaultDirectory
+    @Option(
+        name: .customLong("scenarios"),
+        help: ArgumentHelp(
+            "A directory of scenario files to use instead of the built-in catalog (without it: $MITMSIM_SCENARIOS, if set).",
+            valueName: "dir"))
+    var directory: String?
+
+    private var chosen: (catalog: ScenarioCatalog, name: String) {
+        if let directory { return (.directory(directory), "--scenarios \(directory)") }
+        if let directory = ProcessInfo.processInfo.environment["MITMSIM_SCENARIOS"], !directory.isEmpty {
+            return (.directory(directory), "$MITMSIM_SCENARIOS (\(directory))")
+        }
+        return (.builtIn, ScenarioCatalog.builtIn.description)
+    }
+
+    /// Names the source in messages: "the catalog built into mitmsim", "--scenarios DIR" or "$MITMSIM_SCENARIOS (DIR)".
+    var scenarios: String { chosen.name }
 
     func load(_ name: String) throws -> Scenario {
-        do { return try ScenarioLoader.resolve(name, in: scenarios) } catch { throw BadInput("\(error)") }
+        do { return try chosen.catalog.load(name) } catch { throw BadInput("\(error)") }
     }
 
     func loadAll() throws -> [Scenario] {
-        do { return try ScenarioLoader.loadAll(in: scenarios) } catch { throw BadInput("\(error)") }
+        do { return try chosen.catalog.loadAll() } catch { throw BadInput("\(error)") }
     }
 }
 
@@ -26,6 +43,7 @@ extension MitmSim {
 
         func run() throws {
             let catalog = try options.loadAll()
+            print("\(catalog.count) \(catalog.count == 1 ? "lesson" : "lessons") from \(options.scenarios)")
             let width = catalog.map(\.id.count).max() ?? 0
             var group = ""
             for scenario in catalog {
