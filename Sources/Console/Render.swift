@@ -320,8 +320,9 @@ struct Canvas {
         let first = max(0, min(state.matrixCursor.row - rows / 2, matrix.policies.count - rows))
         for (offset, policy) in matrix.policies.enumerated().dropFirst(first).prefix(rows) {
             let row = 2 + offset - first
-            screen.put(policy.label.split(separator: " ").filter { !$0.isEmpty }.joined(separator: " "), row: row, column: 1,
-                       style: offset == state.matrixCursor.row ? .accent : .normal, width: labelWidth - 1)
+            screen.put(
+                policy.label.split(separator: " ").filter { !$0.isEmpty }.joined(separator: " "), row: row, column: 1,
+                style: offset == state.matrixCursor.row ? .accent : .normal, width: labelWidth - 1)
             for (index, column) in matrix.columns.enumerated() {
                 guard let result = matrix.cell(policy, column) else { continue }
                 let selected = offset == state.matrixCursor.row && index == state.matrixCursor.column

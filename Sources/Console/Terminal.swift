@@ -1,5 +1,5 @@
-import Foundation
 internal import CNcurses
+import Foundation
 
 /// Why the console cannot take over the terminal; `description` is one line for the user.
 public enum TerminalError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -84,7 +84,8 @@ public final class Terminal {
     /// The terminal's current size; re-read it after `readKey` returns `.resize`.
     public var size: Size {
         guard isOpen else { return Size(columns: 0, rows: 0) }
-        var rows: Int32 = 0, columns: Int32 = 0
+        var rows: Int32 = 0
+        var columns: Int32 = 0
         CNcurses_getmaxyx(CNcurses_stdscr(), &rows, &columns)
         return Size(columns: Int(max(0, columns)), rows: Int(max(0, rows)))
     }
@@ -157,7 +158,13 @@ public final class Terminal {
                     // Second column of a wide character: the terminal already advanced past it.
                     // In ASCII mode the wide character became one '?', so pad with another to keep columns aligned.
                     if !isUnicode {
-                        if runStyle != cell.style { flush(); runStart = column; runText = ""; runColumns = 0; runStyle = cell.style }
+                        if runStyle != cell.style {
+                            flush()
+                            runStart = column
+                            runText = ""
+                            runColumns = 0
+                            runStyle = cell.style
+                        }
                         runText += "?"
                         runColumns += 1
                     }
@@ -227,7 +234,8 @@ public final class Terminal {
     /// Control characters would move the cursor (a newline clears the rest of the line); draw them as spaces.
     private static func printable(_ character: Character) -> String {
         if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-           scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+            scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+        {
             return " "
         }
         return String(character)
@@ -240,7 +248,7 @@ public final class Terminal {
         case "─", "━", "═", "╌", "┄": return "-"
         case "│", "┃", "║", "╎", "┆": return "|"
         case "┌", "┐", "└", "┘", "├", "┤", "┬", "┴", "┼",
-             "╭", "╮", "╰", "╯", "┏", "┓", "┗", "┛", "╔", "╗", "╚", "╝", "╠", "╣", "╦", "╩", "╬":
+            "╭", "╮", "╰", "╯", "┏", "┓", "┗", "┛", "╔", "╗", "╚", "╝", "╠", "╣", "╦", "╩", "╬":
             return "+"
         case "→", "▶", "►", "⟶": return ">"
         case "←", "◀", "◄", "⟵": return "<"
@@ -285,7 +293,10 @@ private enum Palette {
 
     /// Sets up colour pairs (when colours are used) and returns the attribute for every style.
     func install() -> [Style: Int32] {
-        let bold = CNcurses_A_BOLD(), reverse = CNcurses_A_REVERSE(), dim = CNcurses_A_DIM(), underline = CNcurses_A_UNDERLINE()
+        let bold = CNcurses_A_BOLD()
+        let reverse = CNcurses_A_REVERSE()
+        let dim = CNcurses_A_DIM()
+        let underline = CNcurses_A_UNDERLINE()
         if self == .attributesOnly {
             var table: [Style: Int32] = [:]
             for style in Style.allCases {
@@ -323,17 +334,27 @@ private enum Palette {
             switch style {
             case .normal: break
             case .dim, .note, .skipped: attributes = self == .highContrast ? 0 : dim
-            case .title, .accent: fg = colour(COLOR_YELLOW); attributes = bold
-            case .border: fg = self == .highContrast ? foreground : colour(COLOR_CYAN); attributes = self == .highContrast ? bold : dim
+            case .title, .accent:
+                fg = colour(COLOR_YELLOW)
+                attributes = bold
+            case .border:
+                fg = self == .highContrast ? foreground : colour(COLOR_CYAN)
+                attributes = self == .highContrast ? bold : dim
             case .selected: attributes = reverse
-            case .deciding: fg = colour(COLOR_YELLOW); attributes = reverse | bold
+            case .deciding:
+                fg = colour(COLOR_YELLOW)
+                attributes = reverse | bold
             case .client: fg = colour(COLOR_CYAN)
             case .proxy: fg = colour(COLOR_MAGENTA)
             case .origin: fg = colour(COLOR_BLUE)
             case .passed: fg = colour(COLOR_GREEN)
-            case .accepted: fg = colour(COLOR_GREEN); attributes = bold
+            case .accepted:
+                fg = colour(COLOR_GREEN)
+                attributes = bold
             case .failed: fg = colour(COLOR_RED)
-            case .rejected, .leaked: fg = colour(COLOR_RED); attributes = bold
+            case .rejected, .leaked:
+                fg = colour(COLOR_RED)
+                attributes = bold
             case .warning: fg = colour(COLOR_YELLOW)
             }
             if self == .highContrast {
@@ -458,7 +479,8 @@ private enum Restoration {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "<"),
-               let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
+                let end = bytes[index...].firstIndex(of: UInt8(ascii: ">"))
+            {
                 index = end + 1
                 continue
             }

@@ -41,7 +41,8 @@ private func updateFilter(_ state: inout ConsoleState, _ key: Key) -> Effect? {
         return updatePicker(&state, .enter)
     case .backspace: if !state.filter.isEmpty { state.filter.removeLast() }
     case .character(let character): state.filter.append(character)
-    case .up, .down: state.filtering = false
+    case .up, .down:
+        state.filtering = false
         return updatePicker(&state, key)
     default: break
     }
@@ -126,7 +127,8 @@ private func updateMatrix(_ state: inout ConsoleState, _ key: Key) -> Effect? {
         if key == .character("q") || key == .escape { state.screen = .walkthrough }
         return nil
     }
-    let rows = matrix.policies.count, columns = matrix.columns.count
+    let rows = matrix.policies.count
+    let columns = matrix.columns.count
     switch key {
     case .up, .character("k"): state.matrixCursor.row = max(0, state.matrixCursor.row - 1)
     case .down, .character("j"): state.matrixCursor.row = min(rows - 1, state.matrixCursor.row + 1)

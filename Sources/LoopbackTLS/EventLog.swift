@@ -123,9 +123,11 @@ public final class EventLog: Sendable {
             progressed = false
             for stream in (last.map { [$0] } ?? []) + order where heads[stream] < streams[stream].entries.count {
                 let entry = streams[stream].entries[heads[stream]]
-                let ready = !entry.isFinal && entry.requires.allSatisfy { channel, amount in
-                    !channelsWithSenders.contains(channel) || emitted[channel, default: 0] >= amount
-                }
+                let ready =
+                    !entry.isFinal
+                    && entry.requires.allSatisfy { channel, amount in
+                        !channelsWithSenders.contains(channel) || emitted[channel, default: 0] >= amount
+                    }
                 if ready {
                     emit(stream)
                     last = stream

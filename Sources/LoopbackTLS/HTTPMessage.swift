@@ -13,8 +13,9 @@ public struct HTTPMessage: Hashable, Sendable {
 
     /// A request with `Host`, `Content-Length` and `Connection: close` filled in.
     public static func request(_ method: String, _ path: String, host: String, body: [UInt8] = [], contentType: String? = nil) -> HTTPMessage {
-        HTTPMessage(startLine: "\(method) \(path) HTTP/1.1",
-                    headers: ["Host: \(host)"] + (contentType.map { ["Content-Type: \($0)"] } ?? []), body: body)
+        HTTPMessage(
+            startLine: "\(method) \(path) HTTP/1.1",
+            headers: ["Host: \(host)"] + (contentType.map { ["Content-Type: \($0)"] } ?? []), body: body)
     }
 
     public static func response(_ status: Int, _ reason: String, body: [UInt8], contentType: String = "text/html; charset=utf-8") -> HTTPMessage {
@@ -52,10 +53,11 @@ public struct HTTPMessage: Hashable, Sendable {
         let end = buffer.firstRange(of: separator)!
         let lines = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         var body = Array(buffer[end.upperBound...])
-        let length = lines.dropFirst().compactMap { line -> Int? in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            return parts.count == 2 && parts[0].lowercased() == "content-length" ? Int(parts[1].trimmingCharacters(in: .whitespaces)) : nil
-        }.first ?? 0
+        let length =
+            lines.dropFirst().compactMap { line -> Int? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                return parts.count == 2 && parts[0].lowercased() == "content-length" ? Int(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+            }.first ?? 0
         guard length <= maximumBody else { throw HTTPError.malformed("a body of \(length) bytes is over the limit") }
         while body.count < length {
             let chunk = try read()

@@ -8,8 +8,10 @@ public final class InterceptingProxy: Sendable {
 
     /// - Parameter routes: where each host really lives (a loopback port): the proxy's upstream.
     /// - Parameter onFlowEnd: called on the connection's thread when a connection is done (a live lab log).
-    public init(attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory,
-                keyLog: KeyLog? = nil, port: UInt16 = 0, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil) throws {
+    public init(
+        attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory,
+        keyLog: KeyLog? = nil, port: UInt16 = 0, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil
+    ) throws {
         let interception = try Interception(attack: attack, routes: routes, log: log, factory: factory, keyLog: keyLog, onFlowEnd: onFlowEnd)
         self.interception = interception
         // The handler holds the interception, never the proxy: a proxy dropped while a connection

@@ -16,8 +16,10 @@ final class Interception: Sendable {
     private let recorded = Locked<[InterceptedFlow]>([])
     private let onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
 
-    init(attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory, keyLog: KeyLog?,
-         onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?) throws {
+    init(
+        attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory, keyLog: KeyLog?,
+        onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
+    ) throws {
         self.onFlowEnd = onFlowEnd
         self.attack = attack
         self.routes = routes
@@ -283,9 +285,10 @@ final class Interception: Sendable {
             let message = HTTPMessage(startLine: String(decoding: head[..<end.lowerBound], as: UTF8.self))
             if message.summary.hasPrefix("HTTP ") {
                 let header = String(decoding: head[..<headEnd.lowerBound], as: UTF8.self).lowercased()
-                let declared = header.components(separatedBy: "\r\n").compactMap { line in
-                    line.hasPrefix("content-length:") ? Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) : nil
-                }.first ?? 0
+                let declared =
+                    header.components(separatedBy: "\r\n").compactMap { line in
+                        line.hasPrefix("content-length:") ? Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) : nil
+                    }.first ?? 0
                 let length = headEnd.upperBound - data.startIndex + declared
                 let body = length <= 1024 ? String(decoding: head[headEnd.upperBound...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
                 return (message.summary, length, body.isEmpty ? message.startLine : "\(message.startLine) | \(body)")

@@ -59,10 +59,10 @@ final class Listener: Sendable {
         socket.shutdown()
         acceptThread.join()
         let workers = active.withLock { state in
-            state.open.values.forEach { $0.shutdown() }
+            for socket in state.open.values { socket.shutdown() }
             return state.workers
         }
-        workers.forEach { $0.thread.join() }
+        for worker in workers { worker.thread.join() }
         socket.close()
     }
 

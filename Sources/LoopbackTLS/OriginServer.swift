@@ -15,8 +15,10 @@ public final class OriginServer: Sendable {
         /// TLS 1.3 session tickets sent after each handshake (0 in lessons: they add nothing to the story).
         public var sessionTickets: Int
 
-        public init(application: any HTTPApplication, identity: Identity, chain: [Certificate], versions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
-                    clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0) {
+        public init(
+            application: any HTTPApplication, identity: Identity, chain: [Certificate], versions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
+            clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0
+        ) {
             self.application = application
             self.identity = identity
             self.chain = chain

@@ -94,7 +94,9 @@ final class Socket: Sendable {
         var head: [UInt8] = []
         while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
             let byte = try read(upTo: 1)
-            guard !byte.isEmpty, head.count < 8192 else { throw NetworkError.socket(operation: operation, reason: "the connection ended before a complete HTTP head") }
+            guard !byte.isEmpty, head.count < 8192 else {
+                throw NetworkError.socket(operation: operation, reason: "the connection ended before a complete HTTP head")
+            }
             head += byte
         }
         return head

@@ -44,8 +44,10 @@ public final class TLSClient: Sendable {
     private let context: TLSContext
 
     /// - Parameter identity: a client certificate to present when the server asks (two-way TLS).
-    public init(host: String, trustStore: [Certificate], verifyDate: Date, identity: Identity? = nil,
-                versions: ClosedRange<TLSVersion> = .tls12 ... .tls13, keyLog: KeyLog? = nil) throws {
+    public init(
+        host: String, trustStore: [Certificate], verifyDate: Date, identity: Identity? = nil,
+        versions: ClosedRange<TLSVersion> = .tls12 ... .tls13, keyLog: KeyLog? = nil
+    ) throws {
         self.host = host
         self.trustStore = trustStore
         self.verifyDate = verifyDate

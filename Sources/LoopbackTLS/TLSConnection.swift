@@ -1,6 +1,6 @@
+internal import COpenSSL
 import Foundation
 import PKI
-internal import COpenSSL
 
 /// One end of a TLS connection (OpenSSL `SSL` over a loopback `Socket`), reporting into an `EventStream`.
 ///
@@ -21,7 +21,8 @@ final class TLSConnection {
     private let isConnector: Bool
     /// Resolved at first use, not at accept: a passthrough proxy registers the connection it relays
     /// only after connecting, and before it forwards the first byte.
-    private lazy var connection: Int = isConnector
+    private lazy var connection: Int =
+        isConnector
         ? stream.eventLog.connection(connector: socket.localPort, acceptor: socket.remotePort)
         : stream.eventLog.connection(connector: socket.remotePort, acceptor: socket.localPort)
 
@@ -46,8 +47,10 @@ final class TLSConnection {
     }()
 
     /// - Parameter peer: who is at the other end, when the caller knows (the proxy does; a client does not).
-    init(context: TLSContext, socket: Socket, stream: EventStream, isConnector: Bool, serverName: String? = nil,
-         peer: NetworkEvent.Actor? = nil) throws {
+    init(
+        context: TLSContext, socket: Socket, stream: EventStream, isConnector: Bool, serverName: String? = nil,
+        peer: NetworkEvent.Actor? = nil
+    ) throws {
         guard let ssl = OpenSSL.isolatingErrors({ SSL_new(context.context) }) else { throw NetworkError.tls(operation: "SSL_new", details: []) }
         self.ssl = ssl
         self.socket = socket
@@ -62,7 +65,9 @@ final class TLSConnection {
             // so OpenSSL cannot call back (and read this pointer) once the object is gone.
             try Self.require(SSL_set_ex_data(ssl, Self.index, Unmanaged.passUnretained(self).toOpaque()) == 1, "SSL_set_ex_data")
             if let serverName {
-                let set = serverName.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
+                let set = serverName.withCString {
+                    SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0))
+                }
                 try Self.require(set == 1, "SSL_set_tlsext_host_name(\(serverName))")
             }
         }
@@ -102,7 +107,9 @@ final class TLSConnection {
 
     /// "TLS 1.3", "TLS_AES_256_GCM_SHA384".
     var negotiated: (version: String, cipher: String) {
-        let version = SSL_version(ssl) == TLS1_3_VERSION ? TLSVersion.tls13.rawValue : SSL_version(ssl) == TLS1_2_VERSION ? TLSVersion.tls12.rawValue : String(cString: SSL_get_version(ssl))
+        let version =
+            SSL_version(ssl) == TLS1_3_VERSION
+            ? TLSVersion.tls13.rawValue : SSL_version(ssl) == TLS1_2_VERSION ? TLSVersion.tls12.rawValue : String(cString: SSL_get_version(ssl))
         let cipher = SSL_get_current_cipher(ssl).map { String(cString: SSL_CIPHER_standard_name($0)) } ?? "?"
         return (version, cipher)
     }
@@ -331,10 +338,12 @@ final class TLSConnection {
     }
 
     static func alertName(_ code: UInt8) -> String {
-        [0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac", 40: "handshake_failure", 42: "bad_certificate",
-         43: "unsupported_certificate", 44: "certificate_revoked", 45: "certificate_expired", 46: "certificate_unknown",
-         47: "illegal_parameter", 48: "unknown_ca", 49: "access_denied", 50: "decode_error", 51: "decrypt_error",
-         70: "protocol_version", 80: "internal_error", 90: "user_canceled", 109: "missing_extension", 112: "unrecognized_name",
-         116: "certificate_required", 120: "no_application_protocol"][code] ?? "alert \(code)"
+        [
+            0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac", 40: "handshake_failure", 42: "bad_certificate",
+            43: "unsupported_certificate", 44: "certificate_revoked", 45: "certificate_expired", 46: "certificate_unknown",
+            47: "illegal_parameter", 48: "unknown_ca", 49: "access_denied", 50: "decode_error", 51: "decrypt_error",
+            70: "protocol_version", 80: "internal_error", 90: "user_canceled", 109: "missing_extension", 112: "unrecognized_name",
+            116: "certificate_required", 120: "no_application_protocol",
+        ][code] ?? "alert \(code)"
     }
 }

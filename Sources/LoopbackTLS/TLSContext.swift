@@ -1,6 +1,6 @@
+internal import COpenSSL
 import Foundation
 import PKI
-internal import COpenSSL
 
 /// An OpenSSL `SSL_CTX`, configured once and shared by every connection of one endpoint.
 ///
@@ -109,21 +109,26 @@ final class TLSContext: @unchecked Sendable {
     /// The client side hands the presented chain to the connection's judge instead of verifying it.
     func judgeServerCertificates() {
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        SSL_CTX_set_cert_verify_callback(context, { store, _ in
-            guard let store,
-                  let raw = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
-                  let connection = TLSConnection.from(OpaquePointer(raw)) else { return 0 }
-            let accepted = connection.judgePresentedChain(store)
-            if !accepted { X509_STORE_CTX_set_error(store, X509_V_ERR_CERT_REJECTED) }
-            return accepted ? 1 : 0
-        }, nil)
+        SSL_CTX_set_cert_verify_callback(
+            context,
+            { store, _ in
+                guard let store,
+                    let raw = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
+                    let connection = TLSConnection.from(OpaquePointer(raw))
+                else { return 0 }
+                let accepted = connection.judgePresentedChain(store)
+                if !accepted { X509_STORE_CTX_set_error(store, X509_V_ERR_CERT_REJECTED) }
+                return accepted ? 1 : 0
+            }, nil)
     }
 
     /// The proxy's downstream side: pause at the ClientHello until a certificate has been chosen.
     func pauseAtClientHello() {
-        SSL_CTX_set_client_hello_cb(context, { ssl, _, _ in
-            guard let ssl, let connection = TLSConnection.from(ssl) else { return 0 }
-            return connection.hasServerCertificate ? 1 : SSL_CLIENT_HELLO_RETRY
-        }, nil)
+        SSL_CTX_set_client_hello_cb(
+            context,
+            { ssl, _, _ in
+                guard let ssl, let connection = TLSConnection.from(ssl) else { return 0 }
+                return connection.hasServerCertificate ? 1 : SSL_CLIENT_HELLO_RETRY
+            }, nil)
     }
 }

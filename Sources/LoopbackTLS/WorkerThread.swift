@@ -9,17 +9,19 @@ final class WorkerThread: Sendable {
     init(_ body: @escaping @Sendable () -> Void) throws {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            // Glibc's pthread_setname_np is not imported; a thread may rename itself through procfs.
-            if let comm = fopen("/proc/thread-self/comm", "w") {
-                fputs(WorkerThread.name, comm)
-                fclose(comm)
-            }
-            // `raw` is the box passed to pthread_create just above, never nil.
-            guard let raw else { return nil }
-            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                // Glibc's pthread_setname_np is not imported; a thread may rename itself through procfs.
+                if let comm = fopen("/proc/thread-self/comm", "w") {
+                    fputs(WorkerThread.name, comm)
+                    fclose(comm)
+                }
+                // `raw` is the box passed to pthread_create just above, never nil.
+                guard let raw else { return nil }
+                Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, box)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
             throw NetworkError.socket(operation: "pthread_create", reason: String(cString: strerror(status)))

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 extension Certificate {
     /// Parses one or more certificates from PEM (any number of blocks) or DER (one or several concatenated).

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// An X.509 certificate (OpenSSL `X509`), owned and freed by this object.
 ///
@@ -99,8 +99,9 @@ extension Certificate {
         guard let name else { return DistinguishedName(attributes: []) }
         let attributes = (0..<X509_NAME_entry_count(name)).compactMap { index -> DistinguishedName.Attribute? in
             guard let entry = X509_NAME_get_entry(name, index),
-                  let object = X509_NAME_ENTRY_get_object(entry),
-                  let data = X509_NAME_ENTRY_get_data(entry) else { return nil }
+                let object = X509_NAME_ENTRY_get_object(entry),
+                let data = X509_NAME_ENTRY_get_data(entry)
+            else { return nil }
             let nid = OBJ_obj2nid(object)
             let type = nid == NID_undef ? "?" : String(cString: OBJ_nid2sn(nid))
             var utf8: UnsafeMutablePointer<UInt8>? = nil

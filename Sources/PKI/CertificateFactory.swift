@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Issues certificates from specs, and forges leaves the way an intercepting proxy does.
 ///
@@ -73,7 +73,7 @@ public struct CertificateFactory: Sendable {
             let serial = spec.serialNumber ?? UInt64.random(in: 1...UInt64(Int64.max))
             try OpenSSL.check(ASN1_INTEGER_set_uint64(X509_get_serialNumber(x509), serial), "ASN1_INTEGER_set_uint64")
             guard ASN1_TIME_set(X509_getm_notBefore(x509), time_t(spec.notBefore.timeIntervalSince1970)) != nil,
-                  ASN1_TIME_set(X509_getm_notAfter(x509), time_t(spec.notAfter.timeIntervalSince1970)) != nil
+                ASN1_TIME_set(X509_getm_notAfter(x509), time_t(spec.notAfter.timeIntervalSince1970)) != nil
             else { throw OpenSSL.failure("ASN1_TIME_set") }
             try OpenSSL.check(X509_set_pubkey(x509, key.pkey), "X509_set_pubkey")
             try setSubject(x509, spec.subject)

@@ -81,8 +81,10 @@ public struct KeyUsage: OptionSet, Hashable, Sendable {
 
     /// OpenSSL configuration names, in a fixed order.
     var names: [String] {
-        [(Self.digitalSignature, "digitalSignature"), (.keyEncipherment, "keyEncipherment"), (.keyCertSign, "keyCertSign"),
-         (.cRLSign, "cRLSign")].compactMap { contains($0.0) ? $0.1 : nil }
+        [
+            (Self.digitalSignature, "digitalSignature"), (.keyEncipherment, "keyEncipherment"), (.keyCertSign, "keyCertSign"),
+            (.cRLSign, "cRLSign"),
+        ].compactMap { contains($0.0) ? $0.1 : nil }
     }
 }
 

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Runs OpenSSL's `X509_verify_cert` for a `ServerTrust` and turns what it found into a `TrustResult`.
 ///
@@ -90,7 +90,8 @@ struct ChainVerifier {
         switch code {
         case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN: .untrustedRoot
         case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE: .missingIssuer
+            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+            .missingIssuer
         case X509_V_ERR_CERT_HAS_EXPIRED: .expired
         case X509_V_ERR_CERT_NOT_YET_VALID: .notYetValid
         case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: .hostnameMismatch(host: hostName)

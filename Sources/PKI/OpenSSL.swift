@@ -33,8 +33,11 @@ package enum OpenSSL {
     private static func takeQueue() -> [QueuedError] {
         var taken: [QueuedError] = []
         while true {
-            var file: UnsafePointer<CChar>? = nil, function: UnsafePointer<CChar>? = nil, data: UnsafePointer<CChar>? = nil
-            var line: Int32 = 0, flags: Int32 = 0
+            var file: UnsafePointer<CChar>? = nil
+            var function: UnsafePointer<CChar>? = nil
+            var data: UnsafePointer<CChar>? = nil
+            var line: Int32 = 0
+            var flags: Int32 = 0
             let code = ERR_get_error_all(&file, &line, &function, &data, &flags)
             guard code != 0 else { return taken }
             // The data string is OpenSSL's and freed with the entry: copy it now.

@@ -32,8 +32,10 @@ extension PrivateKey {
         defer { OSSL_PARAM_BLD_free(builder) }
         let parameters = try group.withUnsafeBufferPointer { group in
             try point.withUnsafeBufferPointer { point in
-                try OpenSSL.check(OSSL_PARAM_BLD_push_utf8_string(builder, COpenSSL_PARAM_GROUP_NAME(), group.baseAddress, groupLength), "OSSL_PARAM_BLD_push_utf8_string")
-                try OpenSSL.check(OSSL_PARAM_BLD_push_octet_string(builder, COpenSSL_PARAM_PUB_KEY(), point.baseAddress, pointLength), "OSSL_PARAM_BLD_push_octet_string")
+                try OpenSSL.check(
+                    OSSL_PARAM_BLD_push_utf8_string(builder, COpenSSL_PARAM_GROUP_NAME(), group.baseAddress, groupLength), "OSSL_PARAM_BLD_push_utf8_string")
+                try OpenSSL.check(
+                    OSSL_PARAM_BLD_push_octet_string(builder, COpenSSL_PARAM_PUB_KEY(), point.baseAddress, pointLength), "OSSL_PARAM_BLD_push_octet_string")
                 try OpenSSL.check(OSSL_PARAM_BLD_push_BN(builder, COpenSSL_PARAM_PRIV_KEY(), scalar), "OSSL_PARAM_BLD_push_BN")
                 return OSSL_PARAM_BLD_to_param(builder)
             }

@@ -12,9 +12,10 @@ extension SecurityPolicy {
         //     && (self.SSLPinningMode == AFSSLPinningModeNone || [self.pinnedCertificates count] == 0)) { … return NO; }
         if let domain, allowInvalidCertificates, validatesDomainName, SSLPinningMode == .none || pinnedCertificates.isEmpty {
             let pins = SSLPinningMode == .none ? "the pinning mode is none" : "no certificates are pinned"
-            trace.add(.domainGuard, .failed,
+            trace.add(
+                .domainGuard, .failed,
                 "In order to validate a domain name for self signed certificates, you MUST use pinning. (domain '\(domain)', "
-                + "allowInvalidCertificates YES, validatesDomainName YES, and \(pins))")
+                    + "allowInvalidCertificates YES, validatesDomainName YES, and \(pins))")
             return trace.reject(.contradictorySettings, path: [])
         }
         trace.add(.domainGuard, .passed, domainGuardPassReason(domain: domain))
@@ -29,7 +30,8 @@ extension SecurityPolicy {
         //     return self.allowInvalidCertificates || AFServerTrustIsValid(serverTrust); }
         if SSLPinningMode == .none {
             if allowInvalidCertificates {
-                trace.add(.allowInvalidOverride, .passed,
+                trace.add(
+                    .allowInvalidOverride, .passed,
                     "allowInvalidCertificates is YES and the pinning mode is none: the chain is accepted without being evaluated")
                 return trace.accept(path: [])
             }
@@ -41,7 +43,8 @@ extension SecurityPolicy {
         // if (!self.allowInvalidCertificates && !AFServerTrustIsValid(serverTrust)) { return NO; }
         var deviceResult: TrustResult? = nil
         if allowInvalidCertificates {
-            trace.add(.allowInvalidOverride, .note,
+            trace.add(
+                .allowInvalidOverride, .note,
                 "allowInvalidCertificates is YES: the chain is not evaluated against the device trust store, pinning alone decides")
         } else {
             let result = trust.evaluate()
@@ -69,7 +72,8 @@ extension SecurityPolicy {
         let pinned = sortedPinnedCertificates
         anchored.setAnchorCertificates(pinned)
         let result = anchored.evaluate()
-        let anchors = pinned.isEmpty
+        let anchors =
+            pinned.isEmpty
             ? "re-evaluated with no anchors at all, because no certificates are pinned"
             : "re-evaluated with the pinned certificate\(pinned.count == 1 ? "" : "s") \(Self.names(pinned)) as the only anchors"
         let evenIf = allowInvalidCertificates ? " (this runs even though allowInvalidCertificates is YES)" : ""
@@ -83,11 +87,13 @@ extension SecurityPolicy {
         //     if ([self.pinnedCertificates containsObject:trustChainCertificate]) { return YES; } }
         // return NO;
         if let match = result.path.reversed().first(where: pinnedCertificates.contains) {
-            trace.add(.pinnedCertificateMatch, .passed,
+            trace.add(
+                .pinnedCertificateMatch, .passed,
                 "'\(match.label)' in the path \(result.path.pathDescription) is byte for byte a pinned certificate")
             return trace.accept(path: result.path)
         }
-        trace.add(.pinnedCertificateMatch, .failed,
+        trace.add(
+            .pinnedCertificateMatch, .failed,
             "none of the \(result.path.count) certificates in the path \(result.path.pathDescription) is a pinned certificate")
         return trace.reject(.pinnedCertificateNotInPath, path: result.path)
     }
@@ -95,9 +101,10 @@ extension SecurityPolicy {
     // MARK: - Step 5, public-key mode
 
     private func evaluatePinnedPublicKeys(path: [Certificate], trace: inout Trace) -> PolicyEvaluation {
-        trace.add(.pinnedAnchors, .skipped,
+        trace.add(
+            .pinnedAnchors, .skipped,
             "public-key pinning sets no anchors and never re-evaluates the chain"
-            + (allowInvalidCertificates ? ", so nothing checks its issuer, dates or host name" : ""))
+                + (allowInvalidCertificates ? ", so nothing checks its issuer, dates or host name" : ""))
 
         // for (id trustChainPublicKey in publicKeys) { for (id pinnedPublicKey in self.pinnedPublicKeys) {
         //     if (AFSecKeyIsEqualToKey(trustChainPublicKey, pinnedPublicKey)) { trustedPublicKeyCount += 1; } } }
@@ -115,9 +122,10 @@ extension SecurityPolicy {
             trace.add(.pinnedPublicKeyMatch, .passed, "\(list) (path \(path.pathDescription))")
             return trace.accept(path: path)
         }
-        trace.add(.pinnedPublicKeyMatch, .failed,
+        trace.add(
+            .pinnedPublicKeyMatch, .failed,
             "none of the \(path.count) public keys in the path \(path.pathDescription) is the key of "
-            + "pinned \(Self.names(pinned))")
+                + "pinned \(Self.names(pinned))")
         return trace.reject(.pinnedPublicKeyNotInPath, path: path)
     }
 

@@ -5,6 +5,8 @@ import PKI
 /// The decision procedure is in `SecurityPolicy+Evaluate.swift`; `Docs/policy.md` explains it.
 public struct SecurityPolicy: Sendable, Equatable {
     /// AF: `SSLPinningMode` (default none).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // AFNetworking's property name, kept verbatim so learners can compare.
     public var SSLPinningMode: SSLPinningMode
     /// AF: `allowInvalidCertificates` (default NO): accept chains the trust store does not validate.
     public var allowInvalidCertificates: Bool

@@ -42,12 +42,13 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
 
     /// "[FAIL] chainTrust: …", the line the text report and the console show.
     public var description: String {
-        let tag = switch outcome {
-        case .passed: "pass"
-        case .failed: "FAIL"
-        case .skipped: "skip"
-        case .note: "note"
-        }
+        let tag =
+            switch outcome {
+            case .passed: "pass"
+            case .failed: "FAIL"
+            case .skipped: "skip"
+            case .note: "note"
+            }
         return "[\(tag)] \(check.rawValue): \(detail)"
     }
 }

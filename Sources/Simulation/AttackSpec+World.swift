@@ -24,8 +24,9 @@ extension AttackSpec {
         case .present:
             guard let id = leaf else { throw ScenarioError(file: file, path: "attacker.leaf", reason: "missing (present needs the leaf the attacker shows)") }
             let shown = try world.entry(id, file: file, path: "attacker.leaf")
-            return .present(chain: [shown.certificate] + (try world.certificates(chain, file: file, path: "attacker.chain")), key: shown.identity.privateKey,
-                            note: "a certificate the attacker holds the key for")
+            return .present(
+                chain: [shown.certificate] + (try world.certificates(chain, file: file, path: "attacker.chain")), key: shown.identity.privateKey,
+                note: "a certificate the attacker holds the key for")
         }
     }
 

@@ -34,7 +34,9 @@ extension Lab {
             let request = String(decoding: flow.plaintextFromClient, as: UTF8.self)
             stolenSecret = !secret.isEmpty && request.contains(secret) ? secret : nil
             if flow.presentedChain.isEmpty {
-                outcome = flow.opaqueBytes.fromClient > 0 ? .passedThrough(encryptedBytes: flow.opaqueBytes.fromClient + flow.opaqueBytes.fromOrigin) : .endedBeforeCertificate
+                outcome =
+                    flow.opaqueBytes.fromClient > 0
+                    ? .passedThrough(encryptedBytes: flow.opaqueBytes.fromClient + flow.opaqueBytes.fromOrigin) : .endedBeforeCertificate
             } else if !flow.clientAccepted {
                 outcome = .refused
             } else if !flow.sawPlaintext {
@@ -42,8 +44,9 @@ extension Lab {
             } else {
                 let head = request.components(separatedBy: "\r\n")
                 let agent = head.first { $0.lowercased().hasPrefix("user-agent:") }
-                outcome = .read(requestLine: head.first.flatMap { $0.isEmpty ? nil : $0 },
-                                userAgent: agent.map { $0.dropFirst("user-agent:".count).trimmingCharacters(in: .whitespaces) })
+                outcome = .read(
+                    requestLine: head.first.flatMap { $0.isEmpty ? nil : $0 },
+                    userAgent: agent.map { $0.dropFirst("user-agent:".count).trimmingCharacters(in: .whitespaces) })
             }
         }
 

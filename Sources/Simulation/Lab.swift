@@ -46,20 +46,25 @@ public final class Lab: Sendable {
         origin = try OriginServer(ScenarioRunner.originConfiguration(scenario, world), log: log)
         let attack = Lab.attack(for: scenario)
         self.attack = attack
-        let secret = scenario.request.secret, flowLog = flowLog
+        let secret = scenario.request.secret
+        let flowLog = flowLog
         do {
             guard let staged = try attack.resolved(in: world, file: scenario.file) else { preconditionFailure("Lab.attack never returns none") }
-            proxy = try InterceptingProxy(attack: staged, routes: [scenario.server.host: origin.port], log: log, factory: world.factory,
-                                          port: port, onFlowEnd: { intercepted in
-                let flow = Flow(intercepted, secret: secret)
-                flowLog.withLock { $0.append(flow) }
-                onFlow(flow)
-            })
+            proxy = try InterceptingProxy(
+                attack: staged, routes: [scenario.server.host: origin.port], log: log, factory: world.factory,
+                port: port,
+                onFlowEnd: { intercepted in
+                    let flow = Flow(intercepted, secret: secret)
+                    flowLog.withLock { $0.append(flow) }
+                    onFlow(flow)
+                })
         } catch {
             origin.stop()
             throw error
         }
-        let listing = commands.enumerated().map { "# \($0.offset + 1). \($0.element.title)\n# like \($0.element.policy); expect \($0.element.expected)\n\($0.element.line)\n" }
+        let listing = commands.enumerated().map {
+            "# \($0.offset + 1). \($0.element.title)\n# like \($0.element.policy); expect \($0.element.expected)\n\($0.element.line)\n"
+        }
         do {
             try Data(listing.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: commandsFile), options: .atomic)
         } catch {
@@ -89,7 +94,9 @@ public final class Lab: Sendable {
     private func path(_ id: String) -> String { directory + "/" + id + ".pem" }
 
     public var commands: [Command] {
-        let host = scenario.server.host, proxy = "127.0.0.1:\(proxyPort)", body = scenario.request.body
+        let host = scenario.server.host
+        let proxy = "127.0.0.1:\(proxyPort)"
+        let body = scenario.request.body
         // A bank that requires a client certificate gets the app's (two-way TLS); the proxy never asks for it.
         let client = scenario.server.requireClientCertificate ? world.client.map { directory + "/" + $0.id } : nil
         let curlIdentity = client.map { " --cert \($0).pem --key \($0).key" } ?? ""
@@ -103,30 +110,46 @@ public final class Lab: Sendable {
                 + "print(opener.open('https://\(host)/login', data=b'\(body)').read().decode())\""
         }
         var commands = [
-            Command(title: "curl through the attacker, trusting only the real root", policy: "defaultPolicy (pinning none, allowInvalidCertificates NO)",
-                    line: "curl\(curlIdentity) --proxy http://\(proxy) --cacert \(legitRoot) \(login)", expected: "refused: exit 60, nothing stolen"),
-            Command(title: "curl -k through the attacker", policy: "allowInvalidCertificates YES, validatesDomainName NO",
-                    line: "curl -k\(curlIdentity) --proxy http://\(proxy) \(login)", expected: "accepted: this log shows the stolen password"),
-            Command(title: "curl -k with the real leaf's key pinned", policy: "SSLPinningMode publicKey, pinned: the real leaf",
-                    line: "curl -k\(curlIdentity) --pinnedpubkey '\(pin)' --proxy http://\(proxy) \(login)", expected: "refused: exit 90 (the pin holds even with -k)"),
-            Command(title: "curl straight to the bank", policy: "defaultPolicy, no attacker on the path",
-                    line: "curl\(curlIdentity) --resolve \(host):\(originPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(originPort)/login",
-                    expected: "accepted: the real bank answers"),
-            Command(title: "curl when the network routes \(host) to the attacker (transparent)", policy: "defaultPolicy",
-                    line: "curl\(curlIdentity) --resolve \(host):\(proxyPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(proxyPort)/login",
-                    expected: "refused: exit 60"),
-            Command(title: "openssl s_client against the attacker, trusting the real root", policy: "defaultPolicy",
-                    line: "openssl s_client\(opensslIdentity) -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(legitRoot) </dev/null",
-                    expected: "verify error, handshake aborted"),
-            Command(title: "Python urllib through the attacker, trusting the real root", policy: "defaultPolicy",
-                    line: python("ssl.create_default_context(cafile='\(legitRoot)')"), expected: "ssl.SSLCertVerificationError"),
-            Command(title: "Python urllib with CERT_NONE", policy: "allowInvalidCertificates YES, validatesDomainName NO",
-                    line: python("ssl._create_unverified_context()"), expected: "accepted: this log shows the stolen password"),
+            Command(
+                title: "curl through the attacker, trusting only the real root", policy: "defaultPolicy (pinning none, allowInvalidCertificates NO)",
+                line: "curl\(curlIdentity) --proxy http://\(proxy) --cacert \(legitRoot) \(login)", expected: "refused: exit 60, nothing stolen"),
+            Command(
+                title: "curl -k through the attacker", policy: "allowInvalidCertificates YES, validatesDomainName NO",
+                line: "curl -k\(curlIdentity) --proxy http://\(proxy) \(login)", expected: "accepted: this log shows the stolen password"),
+            Command(
+                title: "curl -k with the real leaf's key pinned", policy: "SSLPinningMode publicKey, pinned: the real leaf",
+                line: "curl -k\(curlIdentity) --pinnedpubkey '\(pin)' --proxy http://\(proxy) \(login)",
+                expected: "refused: exit 90 (the pin holds even with -k)"),
+            Command(
+                title: "curl straight to the bank", policy: "defaultPolicy, no attacker on the path",
+                line:
+                    "curl\(curlIdentity) --resolve \(host):\(originPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(originPort)/login",
+                expected: "accepted: the real bank answers"),
+            Command(
+                title: "curl when the network routes \(host) to the attacker (transparent)", policy: "defaultPolicy",
+                line:
+                    "curl\(curlIdentity) --resolve \(host):\(proxyPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(proxyPort)/login",
+                expected: "refused: exit 60"),
+            Command(
+                title: "openssl s_client against the attacker, trusting the real root", policy: "defaultPolicy",
+                line:
+                    "openssl s_client\(opensslIdentity) -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(legitRoot) </dev/null",
+                expected: "verify error, handshake aborted"),
+            Command(
+                title: "Python urllib through the attacker, trusting the real root", policy: "defaultPolicy",
+                line: python("ssl.create_default_context(cafile='\(legitRoot)')"), expected: "ssl.SSLCertVerificationError"),
+            Command(
+                title: "Python urllib with CERT_NONE", policy: "allowInvalidCertificates YES, validatesDomainName NO",
+                line: python("ssl._create_unverified_context()"), expected: "accepted: this log shows the stolen password"),
         ]
         if let attackerCA {
-            commands.insert(Command(title: "openssl s_client trusting the attacker's CA (the user installed it)", policy: "defaultPolicy with the attacker CA in the trust store",
-                                    line: "openssl s_client\(opensslIdentity) -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(attackerCA) </dev/null",
-                                    expected: "Verify return code: 0 (ok)"), at: 6)
+            commands.insert(
+                Command(
+                    title: "openssl s_client trusting the attacker's CA (the user installed it)",
+                    policy: "defaultPolicy with the attacker CA in the trust store",
+                    line:
+                        "openssl s_client\(opensslIdentity) -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(attackerCA) </dev/null",
+                    expected: "Verify return code: 0 (ok)"), at: 6)
         }
         return commands
     }

@@ -10,32 +10,39 @@ extension Matrix {
     public var text: String {
         let width = max(12, columns.map(\.rawValue.count).max() ?? 0)
         func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-        var lines = ["Policy × attack for the world of '\(scenarioID)' (A = allowInvalidCertificates, V = validatesDomainName).",
-                     "LEAKED: accepted and the attacker read the password; accepted: accepted, nothing leaked; rejected: refused.", ""]
+        var lines = [
+            "Policy × attack for the world of '\(scenarioID)' (A = allowInvalidCertificates, V = validatesDomainName).",
+            "LEAKED: accepted and the attacker read the password; accepted: accepted, nothing leaked; rejected: refused.", "",
+        ]
         lines.append("policy".padding(toLength: 38, withPad: " ", startingAt: 0) + columns.map { pad($0.rawValue) }.joined(separator: " "))
         for policy in policies {
-            lines.append(policy.label.padding(toLength: 38, withPad: " ", startingAt: 0)
-                         + columns.map { pad(cell(policy, $0).map(\.symbol) ?? "?") }.joined(separator: " "))
+            lines.append(
+                policy.label.padding(toLength: 38, withPad: " ", startingAt: 0)
+                    + columns.map { pad(cell(policy, $0).map(\.symbol) ?? "?") }.joined(separator: " "))
         }
-        lines.append("accepted by".padding(toLength: 38, withPad: " ", startingAt: 0)
-                     + columns.map { pad("\(acceptedCount($0)) of \(policies.count)") }.joined(separator: " "))
+        lines.append(
+            "accepted by".padding(toLength: 38, withPad: " ", startingAt: 0)
+                + columns.map { pad("\(acceptedCount($0)) of \(policies.count)") }.joined(separator: " "))
         return lines.joined(separator: "\n")
     }
 
     public var csv: String {
         (["pinningMode,allowInvalidCertificates,validatesDomainName,pinned," + columns.map(\.rawValue).joined(separator: ",")]
-         + policies.map { policy in
-             "\(policy.pinningMode),\(policy.allowInvalidCertificates),\(policy.validatesDomainName),\(policy.pinned.rawValue),"
-                 + columns.map { cell(policy, $0).map(\.symbol) ?? "" }.joined(separator: ",")
-         }).joined(separator: "\n")
+            + policies.map { policy in
+                "\(policy.pinningMode),\(policy.allowInvalidCertificates),\(policy.validatesDomainName),\(policy.pinned.rawValue),"
+                    + columns.map { cell(policy, $0).map(\.symbol) ?? "" }.joined(separator: ",")
+            }).joined(separator: "\n")
     }
 
     public var markdown: String {
-        var lines = ["| pinning mode | allowInvalid | validatesDomain | pinned | " + columns.map(\.rawValue).joined(separator: " | ") + " |",
-                     "|---|---|---|---|" + columns.map { _ in "---|" }.joined()]
+        var lines = [
+            "| pinning mode | allowInvalid | validatesDomain | pinned | " + columns.map(\.rawValue).joined(separator: " | ") + " |",
+            "|---|---|---|---|" + columns.map { _ in "---|" }.joined(),
+        ]
         for policy in policies {
-            lines.append("| \(policy.pinningMode) | \(policy.allowInvalidCertificates ? "YES" : "NO") | \(policy.validatesDomainName ? "YES" : "NO") | "
-                         + "\(policy.pinned.rawValue) | " + columns.map { cell(policy, $0).map(\.symbol) ?? "" }.joined(separator: " | ") + " |")
+            lines.append(
+                "| \(policy.pinningMode) | \(policy.allowInvalidCertificates ? "YES" : "NO") | \(policy.validatesDomainName ? "YES" : "NO") | "
+                    + "\(policy.pinned.rawValue) | " + columns.map { cell(policy, $0).map(\.symbol) ?? "" }.joined(separator: " | ") + " |")
         }
         lines.append("| accepted by | | | | " + columns.map { "\(acceptedCount($0)) of \(policies.count)" }.joined(separator: " | ") + " |")
         return lines.joined(separator: "\n")
@@ -46,12 +53,16 @@ extension Matrix {
         struct PolicyJSON: Encodable { let pinningMode: String, allowInvalidCertificates: Bool, validatesDomainName: Bool, pinned: String }
         struct CellJSON: Encodable { let policy: PolicyJSON, attack: String, trusted: Bool, attackerSawPlaintext: Bool, serverReceivedRequest: Bool }
         struct Document: Encodable { let scenario: String, cells: [CellJSON] }
-        let document = Document(scenario: scenarioID, cells: cells.map { cell in
-            CellJSON(policy: PolicyJSON(pinningMode: cell.policy.pinningMode.rawValue, allowInvalidCertificates: cell.policy.allowInvalidCertificates,
-                                        validatesDomainName: cell.policy.validatesDomainName, pinned: cell.policy.pinned.rawValue),
-                     attack: cell.column.rawValue, trusted: cell.trusted, attackerSawPlaintext: cell.attackerSawPlaintext,
-                     serverReceivedRequest: cell.serverReceivedRequest)
-        })
+        let document = Document(
+            scenario: scenarioID,
+            cells: cells.map { cell in
+                CellJSON(
+                    policy: PolicyJSON(
+                        pinningMode: cell.policy.pinningMode.rawValue, allowInvalidCertificates: cell.policy.allowInvalidCertificates,
+                        validatesDomainName: cell.policy.validatesDomainName, pinned: cell.policy.pinned.rawValue),
+                    attack: cell.column.rawValue, trusted: cell.trusted, attackerSawPlaintext: cell.attackerSawPlaintext,
+                    serverReceivedRequest: cell.serverReceivedRequest)
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: try! encoder.encode(document), as: UTF8.self)  // strings and booleans: cannot fail

@@ -93,8 +93,9 @@ public struct Matrix: Sendable {
         if column.installsAttackerCA, let index = scenario.world.authorities.firstIndex(where: { $0.id == attackerCA }) {
             scenario.world.authorities[index].trustedByDevice = true
         }
-        scenario.client.policy = PolicySpec(pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
-                                            validatesDomainName: policy.validatesDomainName, pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [])
+        scenario.client.policy = PolicySpec(
+            pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
+            validatesDomainName: policy.validatesDomainName, pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [])
         return scenario
     }
 
@@ -148,7 +149,8 @@ struct MatrixArena: Sendable {
     /// `scenario` with the matrix's certificates added (the ids start with `matrix-`).
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
-        let clock = scenario.clock, host = scenario.server.host
+        let clock = scenario.clock
+        let host = scenario.server.host
         staged.world.authorities += [
             AuthoritySpec(id: Matrix.attackerCA, name: "Attacker CA", trustedByDevice: false),
             AuthoritySpec(id: Matrix.publicCA, name: "Public CA", trustedByDevice: true),
@@ -156,8 +158,9 @@ struct MatrixArena: Sendable {
         let leafIssuer = scenario.world.leaves.first { $0.id == scenario.server.leaf }?.issuer ?? "self"
         staged.world.leaves += [
             LeafSpec(id: Matrix.wrongHostLeaf, issuer: Matrix.publicCA, dnsNames: ["attacker.test"]),
-            LeafSpec(id: Matrix.expiredLeaf, issuer: leafIssuer, dnsNames: [host],
-                     notBefore: clock.addingTimeInterval(-400 * 86_400), notAfter: clock.addingTimeInterval(-35 * 86_400)),
+            LeafSpec(
+                id: Matrix.expiredLeaf, issuer: leafIssuer, dnsNames: [host],
+                notBefore: clock.addingTimeInterval(-400 * 86_400), notAfter: clock.addingTimeInterval(-35 * 86_400)),
         ]
         return staged
     }
@@ -186,7 +189,8 @@ final class MatrixStage: Sendable {
 
     init(_ arena: MatrixArena, columns: [Matrix.Column]) throws {
         self.arena = arena
-        let staged = arena.staged, world = arena.world
+        let staged = arena.staged
+        let world = arena.world
         let log = EventLog()
         origin = try OriginServer(ScenarioRunner.originConfiguration(staged, world), log: log)
         var proxies: [Matrix.Column: InterceptingProxy] = [:]
@@ -203,7 +207,7 @@ final class MatrixStage: Sendable {
             client = try makeClient(world)
             installedClient = try makeClient(arena.installed)
         } catch {
-            proxies.values.forEach { $0.stop() }
+            for proxy in proxies.values { proxy.stop() }
             origin.stop()
             throw error
         }
@@ -215,16 +219,18 @@ final class MatrixStage: Sendable {
         let flowsBefore = proxy?.flows.count ?? 0
         let requestsBefore = origin.requestsReceived.count
         let client = column.installsAttackerCA ? installedClient : client
-        let result = ScenarioRunner.exchange(scenario, try ScenarioRunner.securityPolicy(scenario, arena.world), client: client,
-                                             port: proxy?.port ?? origin.port, log: EventLog())
+        let result = ScenarioRunner.exchange(
+            scenario, try ScenarioRunner.securityPolicy(scenario, arena.world), client: client,
+            port: proxy?.port ?? origin.port, log: EventLog())
         let flows = proxy?.flows.dropFirst(flowsBefore) ?? []
-        return Matrix.Cell(policy: policy, column: column, trusted: result.verdict?.evaluation.isTrusted ?? false,
-                           attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
-                           serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
+        return Matrix.Cell(
+            policy: policy, column: column, trusted: result.verdict?.evaluation.isTrusted ?? false,
+            attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
+            serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
     }
 
     func stop() {
-        proxies.values.forEach { $0.stop() }
+        for proxy in proxies.values { proxy.stop() }
         origin.stop()
     }
 }

@@ -17,16 +17,19 @@ extension RunReport {
             let shown = presentedChain.indices.contains(index) ? Self.fields(presentedChain[index]) : []
             let real = realChain.indices.contains(index) ? Self.fields(realChain[index]) : []
             return (0..<max(shown.count, real.count)).map { line in
-                let left = shown.indices.contains(line) ? shown[line] : nil, right = real.indices.contains(line) ? real[line] : nil
+                let left = shown.indices.contains(line) ? shown[line] : nil
+                let right = real.indices.contains(line) ? real[line] : nil
                 return FieldComparison(name: left?.name ?? right?.name ?? "", shown: left?.value, real: right?.value)
             }
         }
     }
 
     private static func fields(_ certificate: Certificate) -> [(name: String, value: String)] {
-        [("label", certificate.label), ("subject", certificate.subject.description), ("issuer", certificate.issuer.description),
-         ("SAN", (certificate.dnsNames + certificate.ipAddresses).joined(separator: ", ")),
-         ("valid", "\(certificate.notBefore.formatted(.iso8601.year().month().day())) to \(certificate.notAfter.formatted(.iso8601.year().month().day()))"),
-         ("key", certificate.keyDescription), ("SPKI pin", certificate.publicKeyPin), ("SHA-256", String(certificate.sha256Hex.prefix(32)) + "…")]
+        [
+            ("label", certificate.label), ("subject", certificate.subject.description), ("issuer", certificate.issuer.description),
+            ("SAN", (certificate.dnsNames + certificate.ipAddresses).joined(separator: ", ")),
+            ("valid", "\(certificate.notBefore.formatted(.iso8601.year().month().day())) to \(certificate.notAfter.formatted(.iso8601.year().month().day()))"),
+            ("key", certificate.keyDescription), ("SPKI pin", certificate.publicKeyPin), ("SHA-256", String(certificate.sha256Hex.prefix(32)) + "…"),
+        ]
     }
 }

@@ -28,13 +28,19 @@ extension RunReport {
 
     /// A handout: the lesson, a table of what crossed the wire, the decision, the verdict.
     public var markdown: String {
-        var lines = ["# \(scenario.title)", "", "*\(scenario.group)* · `\(scenario.id)`", "", scenario.lesson.trimmingCharacters(in: .whitespacesAndNewlines), ""]
+        var lines = [
+            "# \(scenario.title)", "", "*\(scenario.group)* · `\(scenario.id)`", "", scenario.lesson.trimmingCharacters(in: .whitespacesAndNewlines), "",
+        ]
         lines += ["## What crossed the wire", "", "| # | from | to | what |", "|---|---|---|---|"]
         for (index, event) in events.enumerated() {
-            lines.append("| \(index + 1) | \(event.actor.rawValue) | \(event.peer?.rawValue ?? "") | \(event.text.replacingOccurrences(of: "|", with: "\\|")) |")
+            lines.append(
+                "| \(index + 1) | \(event.actor.rawValue) | \(event.peer?.rawValue ?? "") | \(event.text.replacingOccurrences(of: "|", with: "\\|")) |")
         }
         lines += ["", "## How the app decided", "", "AFSecurityPolicy with \(policyDescription).", ""]
-        lines += evaluation.map { $0.steps.enumerated().map { "\($0.offset + 1). **\($0.element.outcome.rawValue)** `\($0.element.check.rawValue)`: \($0.element.detail)" } }
+        lines +=
+            evaluation.map {
+                $0.steps.enumerated().map { "\($0.offset + 1). **\($0.element.outcome.rawValue)** `\($0.element.check.rawValue)`: \($0.element.detail)" }
+            }
             ?? [Self.noChainJudged]
         lines += ["", "## Verdict", "", "**\(verdict)**. " + outcome.joined(separator: " "), ""]
         return lines.joined(separator: "\n")
@@ -115,6 +121,6 @@ struct JSONRun: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case scenario, title, trusted, decidingCheck, attackerSawPlaintext, attackerReadSecret, serverReceivedRequest, handshakeCompleted,
-             expectationsMet, unmetExpectations, steps, events
+            expectationsMet, unmetExpectations, steps, events
     }
 }

@@ -35,7 +35,8 @@ public struct Scenario: Sendable, Decodable {
         let container = try decoder.strictContainer(CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
         guard version == 1 else {
-            throw DecodingError.dataCorruptedError(forKey: .version, in: container, debugDescription: "version \(version) is not supported (this mitmsim reads version 1)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container, debugDescription: "version \(version) is not supported (this mitmsim reads version 1)")
         }
         title = try container.decode(String.self, forKey: .title)
         group = try container.decode(String.self, forKey: .group)
@@ -81,8 +82,10 @@ public struct AuthoritySpec: Sendable, Decodable {
     public var notAfter: Date?
 
     /// An authority as a file would declare it, for worlds built in code (the matrix's attackers).
-    public init(id: String, name: String? = nil, issuer: String? = nil, pathLength: Int? = nil, trustedByDevice: Bool = false,
-                keyType: KeyType = .p256, notBefore: Date? = nil, notAfter: Date? = nil) {
+    public init(
+        id: String, name: String? = nil, issuer: String? = nil, pathLength: Int? = nil, trustedByDevice: Bool = false,
+        keyType: KeyType = .p256, notBefore: Date? = nil, notAfter: Date? = nil
+    ) {
         self.id = id
         self.name = name ?? id
         self.issuer = issuer
@@ -127,9 +130,11 @@ public struct LeafSpec: Sendable, Decodable {
     public var extensions: Bool
 
     /// A leaf as a file would declare it, for worlds built in code (the matrix's attackers).
-    public init(id: String, issuer: String, commonName: String? = nil, organization: String? = nil, dnsNames: [String] = [],
-                ipAddresses: [String] = [], notBefore: Date? = nil, notAfter: Date? = nil, keyType: KeyType = .p256, keyOf: String? = nil,
-                extensions: Bool = true) {
+    public init(
+        id: String, issuer: String, commonName: String? = nil, organization: String? = nil, dnsNames: [String] = [],
+        ipAddresses: [String] = [], notBefore: Date? = nil, notAfter: Date? = nil, keyType: KeyType = .p256, keyOf: String? = nil,
+        extensions: Bool = true
+    ) {
         self.id = id
         self.issuer = issuer
         self.commonName = commonName
@@ -198,7 +203,8 @@ public struct ServerSpec: Sendable, Decodable {
         host = try container.decode(String.self, forKey: .host)
         leaf = try container.decode(String.self, forKey: .leaf)
         chain = try container.decodeIfPresent([String].self, forKey: .chain) ?? []
-        versions = try container.contains(.tlsVersion)
+        versions =
+            try container.contains(.tlsVersion)
             ? container.decodeChoice(["1.2": .tls12 ... .tls12, "1.3": .tls13 ... .tls13, "any": .tls12 ... .tls13], forKey: .tlsVersion)
             : .tls12 ... .tls13
         requireClientCertificate = try container.decodeIfPresent(Bool.self, forKey: .requireClientCertificate) ?? false
@@ -252,7 +258,8 @@ public struct ClientSpec: Sendable, Decodable {
         policy = try container.decode(PolicySpec.self, forKey: .policy)
         passesDomain = try !(container.contains(.domain) && container.decodeNil(forKey: .domain))
         if container.contains(.domain), passesDomain {
-            throw DecodingError.dataCorruptedError(forKey: .domain, in: container, debugDescription: "only `domain: null` may be written (the domain is otherwise the server's host)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .domain, in: container, debugDescription: "only `domain: null` may be written (the domain is otherwise the server's host)")
         }
     }
 }
@@ -275,7 +282,8 @@ public struct PolicySpec: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        pinningMode = try container.contains(.pinningMode)
+        pinningMode =
+            try container.contains(.pinningMode)
             ? container.decodeChoice(Dictionary(uniqueKeysWithValues: SSLPinningMode.allCases.map { ($0.rawValue, $0) }), forKey: .pinningMode)
             : .none
         allowInvalidCertificates = try container.decodeIfPresent(Bool.self, forKey: .allowInvalidCertificates) ?? false
@@ -316,7 +324,8 @@ public struct Expectations: Sendable, Decodable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         trusted = try container.decode(Bool.self, forKey: .trusted)
-        decidingCheck = try container.contains(.decidingCheck)
+        decidingCheck =
+            try container.contains(.decidingCheck)
             ? container.decodeChoice(Dictionary(uniqueKeysWithValues: TraceStep.Check.allCases.map { ($0.rawValue, $0) }), forKey: .decidingCheck)
             : nil
         attackerSawPlaintext = try container.decode(Bool.self, forKey: .attackerSawPlaintext)

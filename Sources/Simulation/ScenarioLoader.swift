@@ -72,7 +72,8 @@ public enum ScenarioLoader {
     static func checkReferences(_ scenario: Scenario, file: String) throws {
         func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
         let world = scenario.world
-        let authorities = Set(world.authorities.map(\.id)), leaves = Set(world.leaves.map(\.id))
+        let authorities = Set(world.authorities.map(\.id))
+        let leaves = Set(world.leaves.map(\.id))
         var seen = Set<String>()
         for (index, id) in (world.authorities.map(\.id) + world.leaves.map(\.id) + (world.clientIdentity.map { [$0.id] } ?? [])).enumerated() {
             guard seen.insert(id).inserted else { throw fail("world", "the id '\(id)' is used twice (entry \(index + 1))") }
@@ -88,7 +89,9 @@ public enum ScenarioLoader {
             var chain: [String] = [spec.id]
             var next = spec.issuer
             while let issuer = next {
-                guard !chain.contains(issuer) else { throw fail("world.authorities[\(index)].issuer", "issuers loop: \((chain + [issuer]).joined(separator: " -> "))") }
+                guard !chain.contains(issuer) else {
+                    throw fail("world.authorities[\(index)].issuer", "issuers loop: \((chain + [issuer]).joined(separator: " -> "))")
+                }
                 chain.append(issuer)
                 next = world.authorities.first { $0.id == issuer }?.issuer
             }

@@ -19,15 +19,17 @@ public enum ScenarioRunner {
             try InterceptingProxy(attack: $0, routes: [scenario.server.host: origin.port], log: log, factory: world.factory, keyLog: keyLog)
         }
         defer { proxy?.stop() }
-        let client = try TLSClient(host: scenario.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now,
-                                   identity: world.client?.identity, keyLog: keyLog)
+        let client = try TLSClient(
+            host: scenario.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now,
+            identity: world.client?.identity, keyLog: keyLog)
         let result = exchange(scenario, policy, client: client, port: proxy?.port ?? origin.port, log: log)
         proxy?.stop()
         origin.stop()
-        return RunReport(scenario: scenario, evaluation: result.verdict?.evaluation, presentedChain: result.verdict?.presented ?? [],
-                         realChain: configuration.chain, events: log.events,
-                         attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret),
-                         serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: result.handshakeCompleted)
+        return RunReport(
+            scenario: scenario, evaluation: result.verdict?.evaluation, presentedChain: result.verdict?.presented ?? [],
+            realChain: configuration.chain, events: log.events,
+            attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret),
+            serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: result.handshakeCompleted)
     }
 
     /// What the client's judge saw and decided.
@@ -39,9 +41,10 @@ public enum ScenarioRunner {
     /// The client's exchange with `policy` as its judge (also what the matrix runs per cell).
     static func exchange(_ scenario: Scenario, _ policy: SecurityPolicy, client: TLSClient, port: UInt16, log: EventLog) -> TLSClient.Result<Judged> {
         let domain = scenario.client.passesDomain ? scenario.server.host : nil
-        let request = HTTPMessage.request(scenario.request.method, scenario.request.path, host: scenario.server.host,
-                                          body: Array(scenario.request.body.utf8),
-                                          contentType: scenario.request.body.isEmpty ? nil : "application/x-www-form-urlencoded")
+        let request = HTTPMessage.request(
+            scenario.request.method, scenario.request.path, host: scenario.server.host,
+            body: Array(scenario.request.body.utf8),
+            contentType: scenario.request.body.isEmpty ? nil : "application/x-www-form-urlencoded")
         return client.exchange(.direct(port: port), request: request, log: log) { trust in
             let evaluation = policy.evaluate(serverTrust: trust, forDomain: domain)
             return .init(accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.verdict)
@@ -59,8 +62,9 @@ public enum ScenarioRunner {
     /// AFSecurityPolicy as the scenario sets it, with its pinned certificates taken from the world.
     static func securityPolicy(_ scenario: Scenario, _ world: World) throws -> SecurityPolicy {
         let spec = scenario.client.policy
-        return SecurityPolicy(SSLPinningMode: spec.pinningMode, allowInvalidCertificates: spec.allowInvalidCertificates,
-                              validatesDomainName: spec.validatesDomainName,
-                              pinnedCertificates: Set(try world.certificates(spec.pinnedCertificates, file: scenario.file, path: "client.policy.pinnedCertificates")))
+        return SecurityPolicy(
+            SSLPinningMode: spec.pinningMode, allowInvalidCertificates: spec.allowInvalidCertificates,
+            validatesDomainName: spec.validatesDomainName,
+            pinnedCertificates: Set(try world.certificates(spec.pinnedCertificates, file: scenario.file, path: "client.policy.pinnedCertificates")))
     }
 }

@@ -23,8 +23,9 @@ extension Decoder {
         let known = Keys.allCases.map(\.stringValue)
         let all = try container(keyedBy: AnyKey.self)
         if let unknown = all.allKeys.first(where: { !known.contains($0.stringValue) }) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath + [unknown], debugDescription: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath + [unknown], debugDescription: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))"))
         }
         return try container(keyedBy: Keys.self)
     }

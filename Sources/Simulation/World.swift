@@ -83,9 +83,11 @@ public struct World: Sendable {
     /// these first, with the same words; a scenario built in code meets them here).
     public init(_ scenario: Scenario, clock: Date? = nil) throws {
         let clock = clock ?? scenario.clock
-        let spec = scenario.world, file = scenario.file
+        let spec = scenario.world
+        let file = scenario.file
         let factory = CertificateFactory(now: clock)
-        let defaultStart = clock.addingTimeInterval(-30 * 86_400), defaultEnd = clock.addingTimeInterval(365 * 86_400)
+        let defaultStart = clock.addingTimeInterval(-30 * 86_400)
+        let defaultEnd = clock.addingTimeInterval(365 * 86_400)
         var built: [String: Entry] = [:]
         func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
 
@@ -96,8 +98,9 @@ public struct World: Sendable {
             let definition = spec.authorities[index]
             let issuer = try definition.issuer.map { try authority($0, "world.authorities[\(index)].issuer") }
             let made = try factory.makeIdentity(
-                .authority(label: definition.id, commonName: definition.name, pathLength: definition.pathLength,
-                           notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd),
+                .authority(
+                    label: definition.id, commonName: definition.name, pathLength: definition.pathLength,
+                    notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd),
                 keyType: definition.keyType, signedBy: issuer?.identity)
             let entry = Entry(id: id, identity: made, role: .authority, issuerID: issuer?.id, trustedByDevice: definition.trustedByDevice)
             built[id] = entry
@@ -112,7 +115,8 @@ public struct World: Sendable {
                 label: definition.id, commonName: definition.commonName, organization: definition.organization, dnsNames: definition.dnsNames,
                 ipAddresses: definition.ipAddresses, notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd)
             if !definition.extensions { (certificate.basicConstraints, certificate.keyUsage, certificate.extendedKeyUsage) = (nil, nil, nil) }
-            let key = try definition.keyOf.map { try leaf($0, "world.leaves[\(index)].keyOf").identity.privateKey }
+            let key =
+                try definition.keyOf.map { try leaf($0, "world.leaves[\(index)].keyOf").identity.privateKey }
                 ?? PrivateKey.generate(definition.keyType)
             let issuer = definition.issuer == "self" ? nil : try authority(definition.issuer, "world.leaves[\(index)].issuer")
             let made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
@@ -121,7 +125,8 @@ public struct World: Sendable {
             return entry
         }
 
-        let entries = try spec.authorities.enumerated().map { try authority($1.id, "world.authorities[\($0)]") }
+        let entries =
+            try spec.authorities.enumerated().map { try authority($1.id, "world.authorities[\($0)]") }
             + spec.leaves.enumerated().map { try leaf($1.id, "world.leaves[\($0)]") }
         self.factory = factory
         self.entries = entries

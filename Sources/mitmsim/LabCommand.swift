@@ -38,8 +38,9 @@ extension MitmSim {
             } catch {
                 throw BadInput("\(error)")
             }
-            print("mitmsim lab: world of '\(lesson.id)'. Bank \(lesson.server.host) on 127.0.0.1:\(lab.originPort); "
-                  + "attacker on 127.0.0.1:\(lab.proxyPort) (transparent TLS and HTTP CONNECT). Files in \(dir)/.")
+            print(
+                "mitmsim lab: world of '\(lesson.id)'. Bank \(lesson.server.host) on 127.0.0.1:\(lab.originPort); "
+                    + "attacker on 127.0.0.1:\(lab.proxyPort) (transparent TLS and HTTP CONNECT). Files in \(dir)/.")
             print("Everything listens on 127.0.0.1 only. Paste any of these in another terminal:\n")
             for (index, command) in lab.commands.enumerated() {
                 print("\(index + 1). \(command.title)")
@@ -49,8 +50,10 @@ extension MitmSim {
             if tui {
                 fflush(nil)
                 do {
-                    try ConsoleApp.runLab(ConsoleState.LabView(title: "world of '\(lesson.id)', attacker on 127.0.0.1:\(lab.proxyPort)",
-                                                                commands: lab.commands), flows: { lab.flows })
+                    try ConsoleApp.runLab(
+                        ConsoleState.LabView(
+                            title: "world of '\(lesson.id)', attacker on 127.0.0.1:\(lab.proxyPort)",
+                            commands: lab.commands), flows: { lab.flows })
                 } catch let error as TerminalError {
                     lab.stop()
                     throw BadInput("\(error)")
@@ -88,6 +91,6 @@ private final class Interrupt {
     /// Blocks until one of the signals arrives.
     func wait() {
         stopped.wait()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
     }
 }

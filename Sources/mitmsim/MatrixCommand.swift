@@ -9,8 +9,9 @@ extension MitmSim {
 
         @OptionGroup var options: ScenarioOptions
 
-        @Option(help: "Comma-separated attacks (default: all): \(Matrix.Column.allCases.map(\.rawValue).joined(separator: ", ")).",
-                transform: MatrixCommand.parseAttacks)
+        @Option(
+            help: "Comma-separated attacks (default: all): \(Matrix.Column.allCases.map(\.rawValue).joined(separator: ", ")).",
+            transform: MatrixCommand.parseAttacks)
         var attacks: [Matrix.Column] = Matrix.Column.allCases
 
         @Option(help: "The scenario whose world and server the matrix uses (default: the first in the catalog).")

@@ -87,7 +87,8 @@ struct ConsoleRenderTests {
         state.lab?.flows = lab.flows
         let screen = render(state, size: Size(columns: 120, rows: 30))
         let lines = screen.text.components(separatedBy: "\n")
-        let refused = try #require(lines.firstIndex { $0.contains("REFUSED") }), stolen = try #require(lines.firstIndex { $0.contains("STOLEN") })
+        let refused = try #require(lines.firstIndex { $0.contains("REFUSED") })
+        let stolen = try #require(lines.firstIndex { $0.contains("STOLEN") })
         #expect(screen.style(at: refused, 2) == .rejected)
         #expect(screen.style(at: stolen, 2) == .leaked)
         #expect(update(&state, .character("q")) == .quit)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import LoopbackTLS
 import PKI
 import Testing
+
+@testable import LoopbackTLS
 
 extension NetworkTests {
     /// A TLS 1.3 origin judges the client certificate after the handshake; the proxy, which has none,

@@ -1,5 +1,6 @@
-@testable import LoopbackTLS
 import Testing
+
+@testable import LoopbackTLS
 
 /// `HandshakeParser` on hand-built messages: the fields a transcript shows, and less detail (never a
 /// crash) for anything malformed or cut short.
@@ -93,7 +94,8 @@ struct HandshakeParserTests {
     }
 
     @Test func aCertificateMessageListsItsCertificatesLeafFirstInBothVersions() {
-        let leaf: [UInt8] = [0x30, 1, 1], issuer: [UInt8] = [0x30, 2, 2, 2]
+        let leaf: [UInt8] = [0x30, 1, 1]
+        let issuer: [UInt8] = [0x30, 2, 2, 2]
         let tls12 = Self.u24(6 + leaf.count + issuer.count) + Self.u24(leaf.count) + leaf + Self.u24(issuer.count) + issuer
         #expect(HandshakeParser(tls12[...]).certificates(tls13: false) == [leaf, issuer])
 
@@ -104,7 +106,8 @@ struct HandshakeParserTests {
     }
 
     @Test func aTruncatedCertificateMessageKeepsTheWholeCertificatesBeforeTheCut() {
-        let leaf: [UInt8] = [0x30, 1, 1], issuer: [UInt8] = [0x30, 2, 2, 2]
+        let leaf: [UInt8] = [0x30, 1, 1]
+        let issuer: [UInt8] = [0x30, 2, 2, 2]
         let list = Self.u24(leaf.count) + leaf + Self.u24(issuer.count) + issuer
         let cut = Self.u24(list.count - 2) + list.dropLast(2)
         #expect(HandshakeParser(cut[...]).certificates(tls13: false) == [leaf])

@@ -73,10 +73,11 @@ extension NetworkTests {
             for version in TLSVersion.allCases {
                 let log = EventLog()
                 var configuration = world.origin
-                configuration.versions = version ... version
+                configuration.versions = version...version
                 let origin = try OriginServer(configuration, log: log, keyLog: keyLog)
                 let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate], verifyDate: NetworkWorld.clock)
-                _ = client.exchange(.direct(port: origin.port), request: NetworkWorld.login, log: log) { _ in .init(accept: true, verdict: true, summary: "ok") }
+                _ = client.exchange(.direct(port: origin.port), request: NetworkWorld.login, log: log) { _ in .init(accept: true, verdict: true, summary: "ok")
+                }
                 origin.stop()
             }
             let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
@@ -107,7 +108,9 @@ struct RawClient {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-        let status = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard status == 0 else { throw POSIXError(.ECONNREFUSED) }
     }
 

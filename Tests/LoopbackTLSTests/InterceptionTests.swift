@@ -1,8 +1,9 @@
 import Foundation
-@testable import LoopbackTLS
 import PKI
 import Policies
 import Testing
+
+@testable import LoopbackTLS
 
 /// Network tests share one parent suite that runs its tests one at a time, so thread and descriptor
 /// counts taken in `HygieneTests` are not disturbed by another exchange.
@@ -18,8 +19,13 @@ extension NetworkTests {
 
             #expect(!exchange.result.handshakeCompleted)
             #expect(exchange.result.verdict?.rejection?.code == "untrustedRoot")
-            #expect(exchange.events.contains(NetworkEvent(.client, .alert(level: "fatal", name: "bad_certificate",
-                                                                         reason: "the client's judge rejected the presented chain"), to: .proxy)))
+            #expect(
+                exchange.events.contains(
+                    NetworkEvent(
+                        .client,
+                        .alert(
+                            level: "fatal", name: "bad_certificate",
+                            reason: "the client's judge rejected the presented chain"), to: .proxy)))
             #expect(exchange.events.contains { $0.actor == .proxy && $0.kind == .handshake(.certificate(chain: ["forged bank.test", "Attacker CA"])) })
             #expect(exchange.flows.first?.sawPlaintext == false)
             #expect(exchange.originRequests.isEmpty)
@@ -32,10 +38,18 @@ extension NetworkTests {
             #expect(exchange.result.response?.startLine == "HTTP/1.1 200 OK")
             #expect(exchange.flows.first?.plaintextFromClient.containsText("password=hunter2") == true)
             #expect(exchange.flows.first?.plaintextFromOrigin.containsText("Session token") == true)
-            #expect(exchange.events.contains(NetworkEvent(.proxy, .plaintextRead(
-                from: .client, bytes: NetworkWorld.login.serialized.count, preview: "POST /login HTTP/1.1 | username=alice&password=hunter2"))))
-            #expect(exchange.events.contains(NetworkEvent(.client, .applicationData(
-                bytes: NetworkWorld.login.serialized.count, summary: "HTTP request POST /login"), to: .proxy)))
+            #expect(
+                exchange.events.contains(
+                    NetworkEvent(
+                        .proxy,
+                        .plaintextRead(
+                            from: .client, bytes: NetworkWorld.login.serialized.count, preview: "POST /login HTTP/1.1 | username=alice&password=hunter2"))))
+            #expect(
+                exchange.events.contains(
+                    NetworkEvent(
+                        .client,
+                        .applicationData(
+                            bytes: NetworkWorld.login.serialized.count, summary: "HTTP request POST /login"), to: .proxy)))
             #expect(exchange.originRequests == ["POST /login"])
         }
 
@@ -68,8 +82,12 @@ extension NetworkTests {
             #expect(flow.host == "bank.test")
             #expect(!flow.sawPlaintext)
             #expect(flow.opaqueBytes.fromClient > NetworkWorld.login.serialized.count)
-            #expect(exchange.events.contains(NetworkEvent(.client, .applicationData(
-                bytes: NetworkWorld.login.serialized.count, summary: "HTTP request POST /login"), to: .origin)))
+            #expect(
+                exchange.events.contains(
+                    NetworkEvent(
+                        .client,
+                        .applicationData(
+                            bytes: NetworkWorld.login.serialized.count, summary: "HTTP request POST /login"), to: .origin)))
             #expect(exchange.events.last?.kind == .relayed(recordsFromClient: 4, recordsFromOrigin: 6))
             #expect(exchange.originRequests == ["POST /login"])
         }
@@ -100,8 +118,9 @@ extension NetworkTests {
             #expect(unpinned.result.handshakeCompleted)
             #expect(unpinned.flows.first?.presentedChain == ["forged bank.test", "Public CA"])
 
-            let pinned = try Exchange(policy: .policy(withPinningMode: .publicKey, pinnedCertificates: [world.leaf.certificate]),
-                                      attack: .misissued(authority: world.trustedCA), trusts: trusting)
+            let pinned = try Exchange(
+                policy: .policy(withPinningMode: .publicKey, pinnedCertificates: [world.leaf.certificate]),
+                attack: .misissued(authority: world.trustedCA), trusts: trusting)
             #expect(!pinned.result.handshakeCompleted)
         }
 
@@ -141,8 +160,9 @@ extension NetworkTests {
 
             let context = try TLSContext(role: .client)
             context.judgeServerCertificates()
-            let connection = try TLSConnection(context: context, socket: Socket.connect(port: proxy.port), stream: log.makeStream(.client),
-                                               isConnector: true, serverName: "bank.test")
+            let connection = try TLSConnection(
+                context: context, socket: Socket.connect(port: proxy.port), stream: log.makeStream(.client),
+                isConnector: true, serverName: "bank.test")
             connection.judge = { _ in true }
             #expect(connection.handshake() == .completed)
             usleep(100_000)

@@ -1,8 +1,9 @@
 import COpenSSL
 import Foundation
-@testable import LoopbackTLS
 import PKI
 import Testing
+
+@testable import LoopbackTLS
 
 extension NetworkTests {
     /// Who keeps what alive: servers and proxies released mid-connection, contexts released before their
@@ -42,10 +43,12 @@ extension NetworkTests {
             final class Flip { var reads = 0 }
             let workers = [Flip(), Flip(), Flip()]
             var joined: [ObjectIdentifier] = []
-            let kept = Listener.reap(workers, isFinished: { worker in
-                worker.reads += 1
-                return worker.reads > 1
-            }, join: { joined.append(ObjectIdentifier($0)) })
+            let kept = Listener.reap(
+                workers,
+                isFinished: { worker in
+                    worker.reads += 1
+                    return worker.reads > 1
+                }, join: { joined.append(ObjectIdentifier($0)) })
 
             #expect(kept.count + joined.count == workers.count)
             #expect(workers.allSatisfy { $0.reads == 1 }, "each flag is read once")

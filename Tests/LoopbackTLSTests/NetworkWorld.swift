@@ -14,7 +14,8 @@ struct NetworkWorld: Sendable {
     let clientCA: Identity, clientIdentity: Identity
 
     init() throws {
-        let start = Self.clock.addingTimeInterval(-30 * 86_400), end = Self.clock.addingTimeInterval(365 * 86_400)
+        let start = Self.clock.addingTimeInterval(-30 * 86_400)
+        let end = Self.clock.addingTimeInterval(365 * 86_400)
         func authority(_ name: String) -> CertificateSpec { .authority(label: name, commonName: name, notBefore: start, notAfter: end) }
         root = try factory.makeIdentity(authority("Bank Root"))
         intermediate = try factory.makeIdentity(
@@ -34,8 +35,9 @@ struct NetworkWorld: Sendable {
         OriginServer.Configuration(application: TestApplication(), identity: leaf, chain: [leaf.certificate, intermediate.certificate])
     }
 
-    static let login = HTTPMessage.request("POST", "/login", host: "bank.test", body: Array("username=alice&password=hunter2".utf8),
-                                           contentType: "application/x-www-form-urlencoded")
+    static let login = HTTPMessage.request(
+        "POST", "/login", host: "bank.test", body: Array("username=alice&password=hunter2".utf8),
+        contentType: "application/x-www-form-urlencoded")
 }
 
 /// One run: an origin, optionally a proxy in front of it, and a client judging with `policy`.
@@ -47,17 +49,20 @@ struct Exchange {
 
     var events: [NetworkEvent] { log.events }
 
-    init(policy: SecurityPolicy = .defaultPolicy, attack: Attack? = nil, trusts extra: [Certificate] = [],
-         origin configuration: OriginServer.Configuration = NetworkWorld.shared.origin,
-         clientIdentity: Identity? = nil, viaConnect: Bool = false, world: NetworkWorld = .shared) throws {
+    init(
+        policy: SecurityPolicy = .defaultPolicy, attack: Attack? = nil, trusts extra: [Certificate] = [],
+        origin configuration: OriginServer.Configuration = NetworkWorld.shared.origin,
+        clientIdentity: Identity? = nil, viaConnect: Bool = false, world: NetworkWorld = .shared
+    ) throws {
         let log = EventLog()
         self.log = log
         let origin = try OriginServer(configuration, log: log)
         defer { origin.stop() }
         let proxy = try attack.map { try InterceptingProxy(attack: $0, routes: ["bank.test": origin.port], log: log, factory: world.factory) }
         defer { proxy?.stop() }
-        let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate] + extra, verifyDate: NetworkWorld.clock,
-                                   identity: clientIdentity)
+        let client = try TLSClient(
+            host: "bank.test", trustStore: [world.root.certificate] + extra, verifyDate: NetworkWorld.clock,
+            identity: clientIdentity)
         let route: TLSClient.Route = proxy.map { viaConnect ? .httpProxy(port: $0.port) : .direct(port: $0.port) } ?? .direct(port: origin.port)
         result = client.exchange(route, request: NetworkWorld.login, log: log) { trust in
             let evaluation = policy.evaluate(serverTrust: trust, forDomain: "bank.test")

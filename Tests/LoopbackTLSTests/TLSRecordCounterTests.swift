@@ -1,5 +1,6 @@
-@testable import LoopbackTLS
 import Testing
+
+@testable import LoopbackTLS
 
 /// `TLSRecordCounter` counts whole records however the stream was cut into reads.
 struct TLSRecordCounterTests {

@@ -35,9 +35,10 @@ extension NetworkTests {
         @Test(arguments: TLSVersion.allCases)
         func throughAForgingProxyTheClientAcceptsButTheUpstreamFailsWithoutAClientKey(version: TLSVersion) throws {
             var origin = twoWayOrigin
-            origin.versions = version ... version
-            let exchange = try Exchange(attack: .forge(authority: world.attackerCA), trusts: [world.attackerCA.certificate],
-                                        origin: origin, clientIdentity: clientP12())
+            origin.versions = version...version
+            let exchange = try Exchange(
+                attack: .forge(authority: world.attackerCA), trusts: [world.attackerCA.certificate],
+                origin: origin, clientIdentity: clientP12())
 
             #expect(exchange.result.verdict?.isTrusted == true)
             let flow = try #require(exchange.flows.first)
@@ -50,7 +51,7 @@ extension NetworkTests {
         @Test(arguments: TLSVersion.allCases)
         func bothVersionsCarryTheExchangeDirectlyAndThroughTheForgingProxy(version: TLSVersion) throws {
             var origin = world.origin
-            origin.versions = version ... version
+            origin.versions = version...version
             for attack in [nil, Attack.forge(authority: world.attackerCA)] {
                 let exchange = try Exchange(attack: attack, trusts: [world.attackerCA.certificate], origin: origin)
                 #expect(exchange.result.handshakeCompleted)

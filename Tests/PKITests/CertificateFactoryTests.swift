@@ -6,7 +6,8 @@ struct CertificateFactoryTests {
     let start = date("2026-01-01T00:00:00Z"), end = date("2027-01-01T00:00:00Z")
 
     func chain() throws -> (root: Identity, intermediate: Identity, leaf: Identity) {
-        let root = try factory.makeIdentity(.authority(label: "Bank Root", commonName: "Bank Root", organization: "Example Bank", notBefore: start, notAfter: end))
+        let root = try factory.makeIdentity(
+            .authority(label: "Bank Root", commonName: "Bank Root", organization: "Example Bank", notBefore: start, notAfter: end))
         let intermediate = try factory.makeIdentity(
             .authority(label: "Bank Intermediate", commonName: "Bank Intermediate", pathLength: 0, notBefore: start, notAfter: end), signedBy: root)
         var spec = CertificateSpec.serverLeaf(
@@ -39,10 +40,12 @@ struct CertificateFactoryTests {
         try leaf.certificate.write(to: directory.file("leaf.pem"))
 
         let text = try openssl(["x509", "-in", directory.file("leaf.pem"), "-noout", "-text"]).output
-        for expected in ["Version: 3 (0x2)", "Serial Number: 305419896 (0x12345678)", "X509v3 Basic Constraints: critical", "CA:FALSE",
-                         "X509v3 Key Usage: critical", "Digital Signature", "TLS Web Server Authentication",
-                         "X509v3 Subject Key Identifier", "X509v3 Authority Key Identifier",
-                         "DNS:bank.test, DNS:*.bank.test, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1"] {
+        for expected in [
+            "Version: 3 (0x2)", "Serial Number: 305419896 (0x12345678)", "X509v3 Basic Constraints: critical", "CA:FALSE",
+            "X509v3 Key Usage: critical", "Digital Signature", "TLS Web Server Authentication",
+            "X509v3 Subject Key Identifier", "X509v3 Authority Key Identifier",
+            "DNS:bank.test, DNS:*.bank.test, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1",
+        ] {
             #expect(text.contains(expected), "missing \(expected)")
         }
         let authority = try openssl(["x509", "-in", directory.file("intermediate.cer"), "-inform", "DER", "-noout", "-text"]).output
@@ -50,8 +53,10 @@ struct CertificateFactoryTests {
         #expect(authority.contains("Certificate Sign, CRL Sign"))
 
         try Certificate.writeBundle([intermediate.certificate], to: directory.file("untrusted.pem"))
-        let verify = try openssl(["verify", "-attime", String(Int(clock.timeIntervalSince1970)), "-CAfile", directory.file("root.pem"),
-                                  "-untrusted", directory.file("untrusted.pem"), "-verify_hostname", "www.bank.test", directory.file("leaf.pem")])
+        let verify = try openssl([
+            "verify", "-attime", String(Int(clock.timeIntervalSince1970)), "-CAfile", directory.file("root.pem"),
+            "-untrusted", directory.file("untrusted.pem"), "-verify_hostname", "www.bank.test", directory.file("leaf.pem"),
+        ])
         #expect(verify.status == 0, "\(verify.output)")
     }
 
@@ -90,8 +95,10 @@ struct CertificateFactoryTests {
 
     @Test func aSpecWithAnInvalidNameIsRefusedNamingTheCertificateAndField() throws {
         let spec = CertificateSpec.serverLeaf(label: "bad", dnsNames: ["bank.test,evil.test"], notBefore: start, notAfter: end)
-        #expect(throws: PKIError.invalidSpec(
-            label: "bad", field: "dnsNames", reason: "'bank.test,evil.test' is not a DNS name (letters, digits, '.', '-', '_' and a leading '*.' only)")) {
+        #expect(
+            throws: PKIError.invalidSpec(
+                label: "bad", field: "dnsNames", reason: "'bank.test,evil.test' is not a DNS name (letters, digits, '.', '-', '_' and a leading '*.' only)")
+        ) {
             try factory.makeIdentity(spec)
         }
         let backwards = CertificateSpec.serverLeaf(label: "late", dnsNames: ["bank.test"], notBefore: end, notAfter: start)
@@ -101,10 +108,12 @@ struct CertificateFactoryTests {
     @Test func theSummaryShowsWhatALearnerComparesBetweenRealAndForged() throws {
         let leaf = try chain().leaf.certificate
         let summary = leaf.summary
-        for expected in ["'bank-leaf'", "subject  CN=bank.test, OU=Online, O=Example Bank", "issuer   CN=Bank Intermediate",
-                         "SAN      DNS:bank.test, DNS:*.bank.test, IP:127.0.0.1, IP:::1",
-                         "valid    2026-01-01 00:00:00 UTC to 2027-01-01 00:00:00 UTC", "key      EC P-256", "CA       no",
-                         "SHA-256  " + leaf.sha256FingerprintText, "SPKI pin " + leaf.publicKeyPin] {
+        for expected in [
+            "'bank-leaf'", "subject  CN=bank.test, OU=Online, O=Example Bank", "issuer   CN=Bank Intermediate",
+            "SAN      DNS:bank.test, DNS:*.bank.test, IP:127.0.0.1, IP:::1",
+            "valid    2026-01-01 00:00:00 UTC to 2027-01-01 00:00:00 UTC", "key      EC P-256", "CA       no",
+            "SHA-256  " + leaf.sha256FingerprintText, "SPKI pin " + leaf.publicKeyPin,
+        ] {
             #expect(summary.contains(expected), "missing \(expected) in\n\(summary)")
         }
     }

@@ -5,7 +5,8 @@ import Testing
 /// Reading certificates from what users hand us: PEM and DER, single and bundled, and every way it breaks.
 struct CertificateParsingTests {
     static let world: (root: Identity, leaf: Identity) = {
-        let start = date("2026-01-01T00:00:00Z"), end = date("2027-01-01T00:00:00Z")
+        let start = date("2026-01-01T00:00:00Z")
+        let end = date("2027-01-01T00:00:00Z")
         let root = try! factory.makeIdentity(.authority(label: "Root", commonName: "Root", notBefore: start, notAfter: end))
         let leaf = try! factory.makeIdentity(.serverLeaf(label: "leaf", dnsNames: ["bank.test"], notBefore: start, notAfter: end), signedBy: root)
         return (root, leaf)
@@ -37,10 +38,16 @@ struct CertificateParsingTests {
         ("", PKIError.empty(path: "x.pem")),
         (" \n\t\n", PKIError.empty(path: "x.pem")),
         ("hello, I am not a certificate\n", PKIError.malformedCertificate(path: "x.pem", index: 0, detail: "")),
-        ("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n", PKIError.malformedCertificate(path: "x.pem", index: 0, detail: "")),
+        (
+            "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n",
+            PKIError.malformedCertificate(path: "x.pem", index: 0, detail: "")
+        ),
         ("-----BEGIN CERTIFICATE-----\n!!!! garbage !!!!\n-----END CERTIFICATE-----\n", PKIError.malformedCertificate(path: "x.pem", index: 0, detail: "")),
         ("-----BEGIN CERTIFICATE-----\nMIIB\n", PKIError.malformedCertificate(path: "x.pem", index: 0, detail: "")),
-        ("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n", PKIError.unexpectedPEMBlock(path: "x.pem", block: "PUBLIC KEY", expected: "a certificate")),
+        (
+            "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n",
+            PKIError.unexpectedPEMBlock(path: "x.pem", block: "PUBLIC KEY", expected: "a certificate")
+        ),
     ])
     func brokenInputIsAnErrorOfTheRightKind(input: String, expected: PKIError) {
         #expect {
@@ -53,8 +60,10 @@ struct CertificateParsingTests {
     @Test func aPrivateKeyWhereACertificateBelongsIsNamedAsSuch() throws {
         let key = Self.world.leaf.privateKey
         #expect(throws: PKIError.privateKeyInsteadOfCertificate(path: "key.pem")) { try Certificate.parseAll(key.pemEncoded(), source: "key.pem") }
-        let der = try Array(Data(base64Encoded: String(decoding: key.pemEncoded(), as: UTF8.self)
-            .split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())!)
+        let der = try Array(
+            Data(
+                base64Encoded: String(decoding: key.pemEncoded(), as: UTF8.self)
+                    .split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())!)
         #expect(throws: PKIError.privateKeyInsteadOfCertificate(path: "key.der")) { try Certificate.parseAll(der, source: "key.der") }
     }
 
@@ -67,8 +76,10 @@ struct CertificateParsingTests {
     }
 
     @Test func errorMessagesAreOneLineAndNameTheFile() {
-        let errors: [PKIError] = [.empty(path: "a.pem"), .noCertificate(path: "a.pem"), .privateKeyInsteadOfCertificate(path: "a.pem"),
-                                  .malformedCertificate(path: "a.pem", index: 1, detail: "DER is truncated"), .cannotRead(path: "a.pem", reason: "no such file")]
+        let errors: [PKIError] = [
+            .empty(path: "a.pem"), .noCertificate(path: "a.pem"), .privateKeyInsteadOfCertificate(path: "a.pem"),
+            .malformedCertificate(path: "a.pem", index: 1, detail: "DER is truncated"), .cannotRead(path: "a.pem", reason: "no such file"),
+        ]
         for error in errors {
             #expect(error.description.hasPrefix("a.pem: "))
             #expect(!error.description.contains("\n"))

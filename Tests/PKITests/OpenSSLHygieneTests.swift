@@ -1,7 +1,8 @@
 import COpenSSL
 import Foundation
-@testable import PKI
 import Testing
+
+@testable import PKI
 
 /// How PKI shares OpenSSL's per-thread error queue and ex_data slots with the rest of the process.
 struct OpenSSLHygieneTests {
@@ -26,12 +27,16 @@ struct OpenSSLHygieneTests {
         spec.subject = DistinguishedName(attributes: [.init(type: "notAnAttribute", value: "x")])
 
         let error = try #require(throws: PKIError.self) { try factory.issue(spec, key: PrivateKey.generate()) }
-        guard case .openSSL(let operation, let details) = error else { Issue.record("\(error)"); return }
+        guard case .openSSL(let operation, let details) = error else {
+            Issue.record("\(error)")
+            return
+        }
         #expect(operation.hasPrefix("X509_NAME_add_entry_by_txt"))
         #expect(!details.isEmpty)
         #expect(!details.contains { $0.contains(reason(unrelated.oldest)) || $0.contains(reason(unrelated.newest)) }, "\(details)")
-        #expect(ERR_peek_error() == unrelated.oldest && ERR_peek_last_error() == unrelated.newest,
-                "the earlier errors are still there, and nothing of the failed call is")
+        #expect(
+            ERR_peek_error() == unrelated.oldest && ERR_peek_last_error() == unrelated.newest,
+            "the earlier errors are still there, and nothing of the failed call is")
     }
 
     @Test func aSucceedingCallLeavesTheQueueAsItFoundIt() throws {
@@ -50,13 +55,19 @@ struct OpenSSLHygieneTests {
     @Test(arguments: [("-nocerts", "no certificate that matches"), ("-nokeys", "no private key")])
     func aP12MissingHalfAnIdentityIsABadPKCS12ErrorSayingWhich(option: String, missing: String) throws {
         let directory = TemporaryDirectory()
-        let identity = try factory.makeIdentity(.serverLeaf(label: "leaf", dnsNames: ["bank.test"], notBefore: clock, notAfter: clock.addingTimeInterval(86_400)))
+        let identity = try factory.makeIdentity(
+            .serverLeaf(label: "leaf", dnsNames: ["bank.test"], notBefore: clock, notAfter: clock.addingTimeInterval(86_400)))
         try identity.certificate.write(to: directory.file("leaf.pem"))
         try identity.privateKey.write(to: directory.file("leaf.key"))
-        _ = try shell("openssl pkcs12 -export \(option) -in \(directory.file("leaf.pem")) -inkey \(directory.file("leaf.key")) -passout pass:secret -out \(directory.file("half.p12"))")
+        _ = try shell(
+            "openssl pkcs12 -export \(option) -in \(directory.file("leaf.pem")) -inkey \(directory.file("leaf.key")) -passout pass:secret -out \(directory.file("half.p12"))"
+        )
 
         let error = try #require(throws: PKIError.self) { try Identity.load(pkcs12Path: directory.file("half.p12"), password: "secret") }
-        guard case .badPKCS12(let path, let detail) = error else { Issue.record("\(error)"); return }
+        guard case .badPKCS12(let path, let detail) = error else {
+            Issue.record("\(error)")
+            return
+        }
         #expect(path == directory.file("half.p12"))
         #expect(detail.contains(missing), "\(detail)")
     }

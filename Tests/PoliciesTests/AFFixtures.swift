@@ -24,7 +24,8 @@ struct AFFixtures: Sendable {
 
     init() throws {
         let factory = CertificateFactory(now: Self.clock)
-        let start = Self.date("2026-01-01T00:00:00Z"), end = Self.date("2027-01-01T00:00:00Z")
+        let start = Self.date("2026-01-01T00:00:00Z")
+        let end = Self.date("2027-01-01T00:00:00Z")
         func authority(_ name: String, pathLength: Int? = nil) -> CertificateSpec {
             .authority(label: name, commonName: name, pathLength: pathLength, notBefore: start, notAfter: end)
         }
@@ -46,16 +47,19 @@ struct AFFixtures: Sendable {
         let adnRoot = try factory.makeIdentity(authority("Test HA EV Root"))
         let adnCA = try factory.makeIdentity(authority("Test HA CA-3", pathLength: 0), signedBy: adnRoot)
         let adnLeaf = try factory.makeIdentity(
-            .serverLeaf(label: "*.app.net", dnsNames: ["*.app.net", "app.net"],
-                        notBefore: Self.date("2025-01-01T00:00:00Z"), notAfter: Self.date("2025-08-13T00:00:00Z")),
+            .serverLeaf(
+                label: "*.app.net", dnsNames: ["*.app.net", "app.net"],
+                notBefore: Self.date("2025-01-01T00:00:00Z"), notAfter: Self.date("2025-08-13T00:00:00Z")),
             signedBy: adnCA)
         adnChain = [adnLeaf.certificate, adnCA.certificate, adnRoot.certificate]
         deviceTrustStore = [class2Root.certificate, adnRoot.certificate]
 
         func selfSigned(_ label: String, commonName: String, dnsNames: [String]) throws -> Certificate {
-            try factory.makeIdentity(CertificateSpec(
-                label: label, subject: DistinguishedName(commonName: commonName), dnsNames: dnsNames,
-                notBefore: start, notAfter: end, keyUsage: [.digitalSignature], extendedKeyUsage: [.serverAuth])).certificate
+            try factory.makeIdentity(
+                CertificateSpec(
+                    label: label, subject: DistinguishedName(commonName: commonName), dnsNames: dnsNames,
+                    notBefore: start, notAfter: end, keyUsage: [.digitalSignature], extendedKeyUsage: [.serverAuth])
+            ).certificate
         }
         noDomains = try selfSigned("No Domains", commonName: "No Domains", dnsNames: [])
         foobarCommonNameOnly = try selfSigned("foobar.com", commonName: "foobar.com", dnsNames: [])

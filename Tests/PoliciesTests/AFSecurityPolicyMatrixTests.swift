@@ -10,8 +10,22 @@ import Testing
 /// fixtures only ever match host names through the SAN. Where it would differ (a CN-only certificate)
 /// is shown in `AdversarialChainTests`.
 struct AFSecurityPolicyMatrixTests {
-    enum Chain: String, Sendable { case httpbin = "HB", adn = "ADN", noDomains = "[SSn]", foobar = "[SSc]", altName = "[SSa]" }
-    enum Pin: String, Sendable { case leaf = "L", serverCA = "I1", rootCA1 = "I2", servicesRoot = "I3", foobar = "SSc", noDomains = "SSn", altName = "SSa" }
+    enum Chain: String, Sendable {
+        case httpbin = "HB"
+        case adn = "ADN"
+        case noDomains = "[SSn]"
+        case foobar = "[SSc]"
+        case altName = "[SSa]"
+    }
+    enum Pin: String, Sendable {
+        case leaf = "L"
+        case serverCA = "I1"
+        case rootCA1 = "I2"
+        case servicesRoot = "I3"
+        case foobar = "SSc"
+        case noDomains = "SSn"
+        case altName = "SSa"
+    }
 
     struct Case: Sendable, CustomTestStringConvertible {
         let number: Int
@@ -25,8 +39,10 @@ struct AFSecurityPolicyMatrixTests {
         let deciding: TraceStep.Check
         let reason: String?
 
-        init(_ number: Int, _ mode: SSLPinningMode, A allowInvalid: Bool = false, V validatesDomainName: Bool = true,
-             _ pinned: [Pin], _ chain: Chain, _ domain: String?, _ trusted: Bool, _ deciding: TraceStep.Check, _ reason: String? = nil) {
+        init(
+            _ number: Int, _ mode: SSLPinningMode, A allowInvalid: Bool = false, V validatesDomainName: Bool = true,
+            _ pinned: [Pin], _ chain: Chain, _ domain: String?, _ trusted: Bool, _ deciding: TraceStep.Check, _ reason: String? = nil
+        ) {
             (self.number, self.mode, self.allowInvalid, self.validatesDomainName) = (number, mode, allowInvalid, validatesDomainName)
             (self.pinned, self.chain, self.domain, self.trusted, self.deciding, self.reason) = (pinned, chain, domain, trusted, deciding, reason)
         }

@@ -23,8 +23,9 @@ struct AdversarialChainTests {
         // path is the leaf plus certificates linked by valid signatures, which excludes the intermediate.
         let impostorIssuer = Identity(certificate: world.intermediate.certificate, privateKey: world.attackerCA.privateKey)
         let crafted = try! world.factory.issue(
-            .serverLeaf(label: "crafted bank.test", dnsNames: ["bank.test"], notBefore: BankWorld.clock.addingTimeInterval(-86_400),
-                        notAfter: BankWorld.clock.addingTimeInterval(86_400)),
+            .serverLeaf(
+                label: "crafted bank.test", dnsNames: ["bank.test"], notBefore: BankWorld.clock.addingTimeInterval(-86_400),
+                notAfter: BankWorld.clock.addingTimeInterval(86_400)),
             key: world.attackerCA.privateKey, signedBy: impostorIssuer)
         let trust = world.trust([crafted, world.intermediate.certificate])
         let policy = SecurityPolicy(SSLPinningMode: .publicKey, allowInvalidCertificates: true, pinnedCertificates: [world.intermediate.certificate])
@@ -39,12 +40,14 @@ struct AdversarialChainTests {
     @Test func aLeafCertificateUsedAsAnIssuerIsInvalid() throws {
         // iOS CVE-2011-0228: a real leaf for attacker.test, which is not a CA, signs a leaf for bank.test.
         let attackerLeaf = try world.factory.makeIdentity(
-            .serverLeaf(label: "attacker.test", dnsNames: ["attacker.test"], notBefore: world.leaf.certificate.notBefore,
-                        notAfter: world.leaf.certificate.notAfter),
+            .serverLeaf(
+                label: "attacker.test", dnsNames: ["attacker.test"], notBefore: world.leaf.certificate.notBefore,
+                notAfter: world.leaf.certificate.notAfter),
             signedBy: world.intermediate)
         let impostor = try world.factory.makeIdentity(
-            .serverLeaf(label: "bank.test via attacker.test", dnsNames: ["bank.test"], notBefore: world.leaf.certificate.notBefore,
-                        notAfter: world.leaf.certificate.notAfter),
+            .serverLeaf(
+                label: "bank.test via attacker.test", dnsNames: ["bank.test"], notBefore: world.leaf.certificate.notBefore,
+                notAfter: world.leaf.certificate.notAfter),
             signedBy: attackerLeaf)
         var trust = world.trust([impostor.certificate, attackerLeaf.certificate, world.intermediate.certificate])
         trust.policy = .ssl(host: "bank.test")

@@ -14,7 +14,8 @@ struct BankWorld: Sendable {
     let forged: Identity
 
     init() throws {
-        let start = AFFixtures.date("2026-01-01T00:00:00Z"), end = AFFixtures.date("2027-01-01T00:00:00Z")
+        let start = AFFixtures.date("2026-01-01T00:00:00Z")
+        let end = AFFixtures.date("2027-01-01T00:00:00Z")
         root = try factory.makeIdentity(.authority(label: "Bank Root", commonName: "Bank Root", notBefore: start, notAfter: end))
         intermediate = try factory.makeIdentity(
             .authority(label: "Bank Intermediate", commonName: "Bank Intermediate", pathLength: 0, notBefore: start, notAfter: end),

@@ -8,8 +8,9 @@ struct GapCaseTests {
 
     @Test func g1PublicKeyPinningWithInvalidCertificatesAllowedAcceptsAnExpiredLeafForAnotherHostThatCarriesThePinnedKey() throws {
         let stale = try world.factory.issue(
-            .serverLeaf(label: "old.example", dnsNames: ["old.example"], notBefore: AFFixtures.date("2024-01-01T00:00:00Z"),
-                        notAfter: AFFixtures.date("2025-01-01T00:00:00Z")),
+            .serverLeaf(
+                label: "old.example", dnsNames: ["old.example"], notBefore: AFFixtures.date("2024-01-01T00:00:00Z"),
+                notAfter: AFFixtures.date("2025-01-01T00:00:00Z")),
             key: world.leaf.privateKey, signedBy: world.intermediate)
         let policy = SecurityPolicy(SSLPinningMode: .publicKey, allowInvalidCertificates: true, pinnedCertificates: [world.leaf.certificate])
         let trust = world.trust([stale, world.intermediate.certificate])
@@ -21,10 +22,12 @@ struct GapCaseTests {
     }
 
     @Test func g2CertificatePinningChecksDatesEvenWhenInvalidCertificatesAreAllowed() throws {
-        let expired = try world.factory.makeIdentity(CertificateSpec(
-            label: "expired self-signed", subject: DistinguishedName(commonName: "bank.test"), dnsNames: ["bank.test"],
-            notBefore: AFFixtures.date("2024-01-01T00:00:00Z"), notAfter: AFFixtures.date("2025-01-01T00:00:00Z"),
-            keyUsage: [.digitalSignature], extendedKeyUsage: [.serverAuth])).certificate
+        let expired = try world.factory.makeIdentity(
+            CertificateSpec(
+                label: "expired self-signed", subject: DistinguishedName(commonName: "bank.test"), dnsNames: ["bank.test"],
+                notBefore: AFFixtures.date("2024-01-01T00:00:00Z"), notAfter: AFFixtures.date("2025-01-01T00:00:00Z"),
+                keyUsage: [.digitalSignature], extendedKeyUsage: [.serverAuth])
+        ).certificate
         let policy = SecurityPolicy(SSLPinningMode: .certificate, allowInvalidCertificates: true, pinnedCertificates: [expired])
         let evaluation = policy.evaluate(serverTrust: world.trust([expired]), forDomain: "bank.test")
 
@@ -34,10 +37,12 @@ struct GapCaseTests {
     }
 
     @Test func g3CertificatePinningOfAPrivateRootNeedsInvalidCertificatesAllowed() throws {
-        let privateRoot = try world.factory.makeIdentity(.authority(
-            label: "Private Root", commonName: "Private Root", notBefore: world.root.certificate.notBefore, notAfter: world.root.certificate.notAfter))
-        let leaf = try world.factory.makeIdentity(.serverLeaf(
-            label: "intranet.test", dnsNames: ["intranet.test"], notBefore: world.leaf.certificate.notBefore, notAfter: world.leaf.certificate.notAfter),
+        let privateRoot = try world.factory.makeIdentity(
+            .authority(
+                label: "Private Root", commonName: "Private Root", notBefore: world.root.certificate.notBefore, notAfter: world.root.certificate.notAfter))
+        let leaf = try world.factory.makeIdentity(
+            .serverLeaf(
+                label: "intranet.test", dnsNames: ["intranet.test"], notBefore: world.leaf.certificate.notBefore, notAfter: world.leaf.certificate.notAfter),
             signedBy: privateRoot)
         var policy = SecurityPolicy(SSLPinningMode: .certificate, pinnedCertificates: [privateRoot.certificate])
         let trust = world.trust([leaf.certificate, privateRoot.certificate])

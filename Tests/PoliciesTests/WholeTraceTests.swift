@@ -11,71 +11,89 @@ struct WholeTraceTests {
     }
 
     @Test func theDefaultPolicyRejectsAForgeryFromACATheDeviceDoesNotTrust() {
-        #expect(steps(.defaultPolicy, world.trust(world.forgedChain), "bank.test") == [
-            TraceStep(.domainGuard, .passed, "allowInvalidCertificates is NO, so the settings are not contradictory"),
-            TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
-            TraceStep(.chainTrust, .failed,
-                "the device trust store does not validate the chain: 'Attacker CA' is a self-signed root that is not among the trust anchors"),
-        ])
+        #expect(
+            steps(.defaultPolicy, world.trust(world.forgedChain), "bank.test") == [
+                TraceStep(.domainGuard, .passed, "allowInvalidCertificates is NO, so the settings are not contradictory"),
+                TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
+                TraceStep(
+                    .chainTrust, .failed,
+                    "the device trust store does not validate the chain: 'Attacker CA' is a self-signed root that is not among the trust anchors"),
+            ])
     }
 
     @Test func certificatePinningRejectsAForgeryFromAnInstalledAttackerCA() {
         let policy = SecurityPolicy.policy(withPinningMode: .certificate, pinnedCertificates: [world.leaf.certificate])
-        #expect(steps(policy, world.trust(world.forgedChain, attackerInstalled: true), "bank.test") == [
-            TraceStep(.domainGuard, .passed, "allowInvalidCertificates is NO, so the settings are not contradictory"),
-            TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
-            TraceStep(.chainTrust, .passed, "the device trust store validates the chain: path 'forged bank.test' -> 'Attacker CA'"),
-            TraceStep(.pinnedAnchors, .failed,
-                "re-evaluated with the pinned certificate 'bank.test' as the only anchors: not trusted because "
-                + "'Attacker CA' is a self-signed root that is not among the trust anchors"),
-        ])
+        #expect(
+            steps(policy, world.trust(world.forgedChain, attackerInstalled: true), "bank.test") == [
+                TraceStep(.domainGuard, .passed, "allowInvalidCertificates is NO, so the settings are not contradictory"),
+                TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
+                TraceStep(.chainTrust, .passed, "the device trust store validates the chain: path 'forged bank.test' -> 'Attacker CA'"),
+                TraceStep(
+                    .pinnedAnchors, .failed,
+                    "re-evaluated with the pinned certificate 'bank.test' as the only anchors: not trusted because "
+                        + "'Attacker CA' is a self-signed root that is not among the trust anchors"),
+            ])
     }
 
     @Test func certificatePinningAcceptsTheRealChainAndSaysWhichCertificateMatched() {
         let policy = SecurityPolicy.policy(withPinningMode: .certificate, pinnedCertificates: [world.root.certificate])
-        #expect(steps(policy, world.trust(world.realChain), "www.bank.test").suffix(2) == [
-            TraceStep(.pinnedAnchors, .passed,
-                "re-evaluated with the pinned certificate 'Bank Root' as the only anchors: trusted, path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root'"),
-            TraceStep(.pinnedCertificateMatch, .passed,
-                "'Bank Root' in the path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root' is byte for byte a pinned certificate"),
-        ])
+        #expect(
+            steps(policy, world.trust(world.realChain), "www.bank.test").suffix(2) == [
+                TraceStep(
+                    .pinnedAnchors, .passed,
+                    "re-evaluated with the pinned certificate 'Bank Root' as the only anchors: trusted, path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root'"),
+                TraceStep(
+                    .pinnedCertificateMatch, .passed,
+                    "'Bank Root' in the path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root' is byte for byte a pinned certificate"),
+            ])
     }
 
     @Test func allowingInvalidCertificatesWithoutCheckingTheDomainAcceptsASelfSignedForgery() throws {
-        let selfSigned = try world.factory.makeIdentity(.serverLeaf(
-            label: "self-signed bank.test", dnsNames: ["bank.test"], notBefore: world.leaf.certificate.notBefore, notAfter: world.leaf.certificate.notAfter))
+        let selfSigned = try world.factory.makeIdentity(
+            .serverLeaf(
+                label: "self-signed bank.test", dnsNames: ["bank.test"], notBefore: world.leaf.certificate.notBefore, notAfter: world.leaf.certificate.notAfter)
+        )
         let policy = SecurityPolicy(allowInvalidCertificates: true, validatesDomainName: false)
-        #expect(steps(policy, world.trust([selfSigned.certificate]), "bank.test") == [
-            TraceStep(.domainGuard, .passed, "validatesDomainName is NO, so the settings are not contradictory"),
-            TraceStep(.policySelection, .note, "validatesDomainName is NO: BasicX509 policy, the host name is never checked"),
-            TraceStep(.allowInvalidOverride, .passed,
-                "allowInvalidCertificates is YES and the pinning mode is none: the chain is accepted without being evaluated"),
-        ])
+        #expect(
+            steps(policy, world.trust([selfSigned.certificate]), "bank.test") == [
+                TraceStep(.domainGuard, .passed, "validatesDomainName is NO, so the settings are not contradictory"),
+                TraceStep(.policySelection, .note, "validatesDomainName is NO: BasicX509 policy, the host name is never checked"),
+                TraceStep(
+                    .allowInvalidOverride, .passed,
+                    "allowInvalidCertificates is YES and the pinning mode is none: the chain is accepted without being evaluated"),
+            ])
     }
 
     @Test func contradictorySettingsStopBeforeAnythingIsEvaluated() {
         let policy = SecurityPolicy(SSLPinningMode: .certificate, allowInvalidCertificates: true)
         let evaluation = policy.evaluate(serverTrust: world.trust(world.realChain), forDomain: "bank.test")
-        #expect(evaluation.steps == [
-            TraceStep(.domainGuard, .failed,
-                "In order to validate a domain name for self signed certificates, you MUST use pinning. (domain 'bank.test', "
-                + "allowInvalidCertificates YES, validatesDomainName YES, and no certificates are pinned)"),
-        ])
+        #expect(
+            evaluation.steps == [
+                TraceStep(
+                    .domainGuard, .failed,
+                    "In order to validate a domain name for self signed certificates, you MUST use pinning. (domain 'bank.test', "
+                        + "allowInvalidCertificates YES, validatesDomainName YES, and no certificates are pinned)")
+            ])
         #expect(evaluation.path.isEmpty)
     }
 
     @Test func publicKeyPinningWithInvalidCertificatesAllowedSaysNothingElseIsChecked() {
         let policy = SecurityPolicy(SSLPinningMode: .publicKey, allowInvalidCertificates: true, pinnedCertificates: [world.intermediate.certificate])
-        #expect(steps(policy, world.trust(world.realChain), nil) == [
-            TraceStep(.domainGuard, .passed, "the domain is nil, so the contradictory-settings rule does not apply"),
-            TraceStep(.policySelection, .note,
-                "validatesDomainName is YES but the domain is nil: SSL policy without a host name, so no host name is checked"),
-            TraceStep(.allowInvalidOverride, .note,
-                "allowInvalidCertificates is YES: the chain is not evaluated against the device trust store, pinning alone decides"),
-            TraceStep(.pinnedAnchors, .skipped,
-                "public-key pinning sets no anchors and never re-evaluates the chain, so nothing checks its issuer, dates or host name"),
-            TraceStep(.pinnedPublicKeyMatch, .passed,
-                "'Bank Intermediate' has the key of pinned 'Bank Intermediate' (path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root')"),
-        ])
+        #expect(
+            steps(policy, world.trust(world.realChain), nil) == [
+                TraceStep(.domainGuard, .passed, "the domain is nil, so the contradictory-settings rule does not apply"),
+                TraceStep(
+                    .policySelection, .note,
+                    "validatesDomainName is YES but the domain is nil: SSL policy without a host name, so no host name is checked"),
+                TraceStep(
+                    .allowInvalidOverride, .note,
+                    "allowInvalidCertificates is YES: the chain is not evaluated against the device trust store, pinning alone decides"),
+                TraceStep(
+                    .pinnedAnchors, .skipped,
+                    "public-key pinning sets no anchors and never re-evaluates the chain, so nothing checks its issuer, dates or host name"),
+                TraceStep(
+                    .pinnedPublicKeyMatch, .passed,
+                    "'Bank Intermediate' has the key of pinned 'Bank Intermediate' (path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root')"),
+            ])
     }
 }

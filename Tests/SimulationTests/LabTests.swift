@@ -8,8 +8,9 @@ import Testing
 @Suite(.serialized) struct LabTests {
     /// A lab on the first lesson `matching` (by default: one with a forging attacker).
     func withLab(matching: @escaping (Scenario) -> Bool = { $0.attacker.attack == .forge }, _ body: (Lab) throws -> Void) throws {
-        let scenario = try #require(CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
-            .first(where: matching))
+        let scenario = try #require(
+            CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
+                .first(where: matching))
         let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lab = try Lab(scenario, directory: directory) { _ in }
@@ -84,16 +85,18 @@ import Testing
     }
 
     @Test func onATwoWayTLSBankThePrintedCommandsPresentTheAppsCertificate() throws {
-        try withLab(matching: { $0.server.requireClientCertificate && $0.attacker.attack == .none }) { lab in
-            let direct = try Subprocess.paste(command(lab, "curl straight to the bank"))
-            #expect(direct.status == 0, "\(direct.output)")
-            #expect(lab.requestsReceived == ["POST /login"])
+        try withLab(
+            matching: { $0.server.requireClientCertificate && $0.attacker.attack == .none },
+            { lab in
+                let direct = try Subprocess.paste(command(lab, "curl straight to the bank"))
+                #expect(direct.status == 0, "\(direct.output)")
+                #expect(lab.requestsReceived == ["POST /login"])
 
-            let careless = try Subprocess.paste(command(lab, "curl -k through the attacker"))
-            #expect(careless.status != 0, "the proxy has no client key, so the bank refuses it")
-            #expect(eventually(lab, contains: "STOLEN password 'hunter2'"))
-            #expect(eventually(lab, contains: "upstream failed"))
-            #expect(lab.requestsReceived == ["POST /login"], "only the direct request reached the bank")
-        }
+                let careless = try Subprocess.paste(command(lab, "curl -k through the attacker"))
+                #expect(careless.status != 0, "the proxy has no client key, so the bank refuses it")
+                #expect(eventually(lab, contains: "STOLEN password 'hunter2'"))
+                #expect(eventually(lab, contains: "upstream failed"))
+                #expect(lab.requestsReceived == ["POST /login"], "only the direct request reached the bank")
+            })
     }
 }

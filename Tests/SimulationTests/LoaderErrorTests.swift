@@ -64,13 +64,17 @@ struct LoaderErrorTests {
     }
 
     @Test(arguments: [
-        ("    pinningMode: certificate", "    pinningmode: certificate",
-         "x.yaml: client.policy.pinningmode: unknown key (expected one of: allowInvalidCertificates, pinnedCertificates, pinningMode, validatesDomainName)"),
+        (
+            "    pinningMode: certificate", "    pinningmode: certificate",
+            "x.yaml: client.policy.pinningmode: unknown key (expected one of: allowInvalidCertificates, pinnedCertificates, pinningMode, validatesDomainName)"
+        ),
         ("    pinningMode: certificate", "    pinningMode: pubkey", "x.yaml: client.policy.pinningMode: 'pubkey' is not one of: certificate, none, publicKey"),
         ("  trusted: false", "  trusted: maybe", "x.yaml: expect.trusted: expected true or false"),
         ("  trusted: false\n", "", "x.yaml: expect.trusted: missing"),
-        ("    pinnedCertificates: [bank-leaf]", "    pinnedCertificates: [bank-lef]",
-         "x.yaml: client.policy.pinnedCertificates[0]: no certificate 'bank-lef' in world.authorities or world.leaves"),
+        (
+            "    pinnedCertificates: [bank-leaf]", "    pinnedCertificates: [bank-lef]",
+            "x.yaml: client.policy.pinnedCertificates[0]: no certificate 'bank-lef' in world.authorities or world.leaves"
+        ),
         ("      issuer: bank-root", "      issuer: bank-rot", "x.yaml: world.leaves[0].issuer: no authority 'bank-rot' in world.authorities"),
         ("  leaf: bank-leaf", "  leaf: nobody", "x.yaml: server.leaf: no leaf 'nobody' in world.leaves"),
         ("  authority: attacker-ca", "  authority: mallory", "x.yaml: attacker.authority: no authority 'mallory' in world.authorities"),
@@ -85,7 +89,8 @@ struct LoaderErrorTests {
     }
 
     @Test func anIssuerLoopIsRefused() {
-        let looped = Self.valid.replacingOccurrences(of: "    - id: attacker-ca", with: "    - id: attacker-ca\n      issuer: other\n    - id: other\n      issuer: attacker-ca")
+        let looped = Self.valid.replacingOccurrences(
+            of: "    - id: attacker-ca", with: "    - id: attacker-ca\n      issuer: other\n    - id: other\n      issuer: attacker-ca")
         #expect(error(looped) == "x.yaml: world.authorities[1].issuer: issuers loop: attacker-ca -> other -> attacker-ca")
     }
 
@@ -98,7 +103,8 @@ struct LoaderErrorTests {
     @Test func aNilDomainIsWrittenAsNull() throws {
         let scenario = try load(Self.valid.replacingOccurrences(of: "  library: afnetworking-4", with: "  library: afnetworking-4\n  domain: null"))
         #expect(!scenario.client.passesDomain)
-        #expect(error(Self.valid.replacingOccurrences(of: "  library: afnetworking-4", with: "  library: afnetworking-4\n  domain: evil.test"))
+        #expect(
+            error(Self.valid.replacingOccurrences(of: "  library: afnetworking-4", with: "  library: afnetworking-4\n  domain: evil.test"))
                 == "x.yaml: client.domain: only `domain: null` may be written (the domain is otherwise the server's host)")
     }
 

@@ -10,8 +10,10 @@ struct MatrixTests {
         return try! Matrix(scenario: scenario)
     }()
 
-    func verdict(_ mode: SSLPinningMode, allowInvalid: Bool = false, validates: Bool = true, pinned: Matrix.Pinned = .nothing,
-                 _ column: Matrix.Column) -> String? {
+    func verdict(
+        _ mode: SSLPinningMode, allowInvalid: Bool = false, validates: Bool = true, pinned: Matrix.Pinned = .nothing,
+        _ column: Matrix.Column
+    ) -> String? {
         let policy = Matrix.Policy(pinningMode: mode, allowInvalidCertificates: allowInvalid, validatesDomainName: validates, pinned: pinned)
         return Self.matrix.cell(policy, column)?.symbol
     }

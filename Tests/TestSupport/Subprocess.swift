@@ -8,7 +8,8 @@ public enum Subprocess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let output = Pipe(), stdin = Pipe()
+        let output = Pipe()
+        let stdin = Pipe()
         process.standardOutput = output
         process.standardError = output
         process.standardInput = stdin

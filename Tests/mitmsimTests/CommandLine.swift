@@ -25,7 +25,8 @@ struct CommandLine {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
@@ -33,8 +34,9 @@ struct CommandLine {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
     }
 }
 
@@ -48,7 +50,8 @@ final class WorldOnDisk {
         directory = NSTemporaryDirectory() + "mitmsim-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let factory = CertificateFactory(now: clock)
-        let start = clock.addingTimeInterval(-30 * 86_400), end = clock.addingTimeInterval(365 * 86_400)
+        let start = clock.addingTimeInterval(-30 * 86_400)
+        let end = clock.addingTimeInterval(365 * 86_400)
         let root = try factory.makeIdentity(.authority(label: "Bank Root", commonName: "Bank Root", notBefore: start, notAfter: end))
         let intermediate = try factory.makeIdentity(
             .authority(label: "Bank Intermediate", commonName: "Bank Intermediate", pathLength: 0, notBefore: start, notAfter: end), signedBy: root)

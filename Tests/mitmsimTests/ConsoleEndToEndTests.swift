@@ -85,8 +85,9 @@ struct ConsoleEndToEndTests {
 
     @Test("Without colour and without UTF-8 the walkthrough still reads, drawn in ASCII")
     func noColorAndASCII() throws {
-        let tmux = try TmuxSession(columns: 100, rows: 30, arguments: ["02-forged-untrusted-ca"],
-                                   environment: ["LANG=C", "NO_COLOR=1"])
+        let tmux = try TmuxSession(
+            columns: 100, rows: 30, arguments: ["02-forged-untrusted-ca"],
+            environment: ["LANG=C", "NO_COLOR=1"])
         defer { tmux.kill() }
 
         let screen = try tmux.waitFor("the verdict of 02-forged-untrusted-ca") { $0.contains("REJECTED at chainTrust") }
@@ -135,11 +136,14 @@ final class TmuxSession {
     private var killed = false
 
     /// Starts `mitmsim tui ARGUMENTS --scenarios …` (or another subcommand) at the given size. `environment` overrides LANG etc. for mitmsim only.
-    init(columns: Int, rows: Int, command subcommand: String = "tui", arguments: [String], environment: [String] = [],
-         interactiveShellAfterwards: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(
+        columns: Int, rows: Int, command subcommand: String = "tui", arguments: [String], environment: [String] = [],
+        interactiveShellAfterwards: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         guard let tmux = Self.findTmux() else {
-            Issue.record("tmux is not installed: the console end-to-end tests need it (apt-get install tmux; .ci/run installs it)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "tmux is not installed: the console end-to-end tests need it (apt-get install tmux; .ci/run installs it)",
+                sourceLocation: sourceLocation)
             throw Failure(description: "tmux is not installed")
         }
         self.tmux = tmux
@@ -148,8 +152,9 @@ final class TmuxSession {
         name = unique
 
         let binary = CommandLine.binary.path
-        #expect(FileManager.default.isExecutableFile(atPath: binary), "mitmsim was not built at \(binary)",
-                sourceLocation: sourceLocation)
+        #expect(
+            FileManager.default.isExecutableFile(atPath: binary), "mitmsim was not built at \(binary)",
+            sourceLocation: sourceLocation)
         var variables = ["LANG=C.UTF-8", "TERM=xterm-256color"]
         for variable in environment {
             let key = variable.prefix { $0 != "=" }
@@ -188,14 +193,17 @@ final class TmuxSession {
 
     /// Polls the screen every 50 ms until `condition` holds; after `timeout` seconds records a failure with the last screen.
     @discardableResult
-    func waitFor(_ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ condition: (String) -> Bool) throws -> String {
+    func waitFor(
+        _ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: (String) -> Bool
+    ) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = capture()
         while !condition(screen) {
             if Date() > deadline {
-                Issue.record("timed out after \(Int(timeout)) s waiting for \(what); the screen was:\n\(screen)",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "timed out after \(Int(timeout)) s waiting for \(what); the screen was:\n\(screen)",
+                    sourceLocation: sourceLocation)
                 throw Failure(description: "timed out waiting for \(what)")
             }
             usleep(50_000)
@@ -234,7 +242,8 @@ final class TmuxSession {
         environment["SWIFT_BACKTRACE"] = "interactive=no"  // a crash must not wait for a key in the pane
 
         let base = NSTemporaryDirectory() + "mitmsim-tmux-" + UUID().uuidString
-        let outputPath = base + ".out", errorPath = base + ".err"
+        let outputPath = base + ".out"
+        let errorPath = base + ".err"
         defer {
             unlink(outputPath)
             unlink(errorPath)
@@ -249,8 +258,8 @@ final class TmuxSession {
         let argv = ([tmux, "-S", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for argument in argv { free(argument) }
+            for variable in envp { free(variable) }
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, tmux, &actions, nil, argv, envp)
@@ -259,7 +268,10 @@ final class TmuxSession {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { status = 0; break }  // reaped elsewhere: the output files still tell
+            guard errno == EINTR else {
+                status = 0
+                break
+            }  // reaped elsewhere: the output files still tell
         }
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

@@ -7,8 +7,11 @@ struct EvaluateCommandTests {
     let world = try! WorldOnDisk()
 
     @Test func theRealChainForItsHostIsTrustedWithExitZero() throws {
-        let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--domain", "bank.test",
-                                          "--trust", world.path("bank-root.pem")] + world.at)
+        let result = try CommandLine.run(
+            [
+                "evaluate", "--chain", world.path("chain.pem"), "--domain", "bank.test",
+                "--trust", world.path("bank-root.pem"),
+            ] + world.at)
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("TRUSTED (decided at chainTrust)\n"))
         #expect(result.standardOutput.contains("path: 'bank.test' -> 'Bank Intermediate' -> 'Bank Root'"))
@@ -17,8 +20,11 @@ struct EvaluateCommandTests {
     }
 
     @Test func aForgeryFromAnUntrustedCAIsRejectedWithExitOneAndTheJSONShape() throws {
-        let result = try CommandLine.run(["evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test",
-                                          "--trust", world.path("bank-root.pem"), "--format", "json"] + world.at)
+        let result = try CommandLine.run(
+            [
+                "evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test",
+                "--trust", world.path("bank-root.pem"), "--format", "json",
+            ] + world.at)
         #expect(result.status == 1)
         let json = result.json
         #expect(Set(json.keys) == ["trusted", "steps", "path", "reason"])
@@ -34,7 +40,8 @@ struct EvaluateCommandTests {
     }
 
     @Test func aTrustedResultHasANullReasonInJSON() throws {
-        let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--trust", world.path("bank-root.pem"), "--format", "json"] + world.at)
+        let result = try CommandLine.run(
+            ["evaluate", "--chain", world.path("chain.pem"), "--trust", world.path("bank-root.pem"), "--format", "json"] + world.at)
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("\"reason\" : null"))
     }
@@ -44,22 +51,30 @@ struct EvaluateCommandTests {
         let unpinned = try CommandLine.run(["evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test"] + trusting + world.at)
         #expect(unpinned.status == 0)
 
-        let pinned = try CommandLine.run(["evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test", "--pinning-mode", "certificate",
-                                          "--pin", world.path("bank-leaf.cer")] + trusting + world.at)
+        let pinned = try CommandLine.run(
+            [
+                "evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test", "--pinning-mode", "certificate",
+                "--pin", world.path("bank-leaf.cer"),
+            ] + trusting + world.at)
         #expect(pinned.status == 1)
         #expect(pinned.standardOutput.hasPrefix("NOT TRUSTED: untrustedRoot (decided at pinnedAnchors)"))
     }
 
     @Test func publicKeyPinningWithInvalidCertificatesAllowedAcceptsOnlyTheKey() throws {
-        let arguments = ["--domain", "bank.test", "--pinning-mode", "public-key", "--pin", world.path("bank-leaf.cer"),
-                         "--allow-invalid-certificates"] + world.at
+        let arguments =
+            [
+                "--domain", "bank.test", "--pinning-mode", "public-key", "--pin", world.path("bank-leaf.cer"),
+                "--allow-invalid-certificates",
+            ] + world.at
         #expect(try CommandLine.run(["evaluate", "--chain", world.path("chain.pem")] + arguments).status == 0)
         #expect(try CommandLine.run(["evaluate", "--chain", world.path("forged.pem")] + arguments).status == 1)
     }
 
     @Test func theClockDecidesValidity() throws {
-        let early = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--trust", world.path("bank-root.pem"),
-                                         "--at", "2020-01-01T00:00:00Z"])
+        let early = try CommandLine.run([
+            "evaluate", "--chain", world.path("chain.pem"), "--trust", world.path("bank-root.pem"),
+            "--at", "2020-01-01T00:00:00Z",
+        ])
         #expect(early.status == 1)
         #expect(early.standardOutput.hasPrefix("NOT TRUSTED: notYetValid"))
     }
@@ -85,8 +100,9 @@ struct EvaluateBadInputTests {
         let result = try CommandLine.run(["evaluate"] + arguments)
         #expect(result.status == 2, sourceLocation: sourceLocation)
         #expect(result.standardOutput.isEmpty, sourceLocation: sourceLocation)
-        #expect(result.standardError.hasSuffix("\n") && result.standardError.dropLast().split(separator: "\n").count == 1,
-                "\(result.standardError)", sourceLocation: sourceLocation)
+        #expect(
+            result.standardError.hasSuffix("\n") && result.standardError.dropLast().split(separator: "\n").count == 1,
+            "\(result.standardError)", sourceLocation: sourceLocation)
         #expect(result.standardError.contains(expected), "\(result.standardError)", sourceLocation: sourceLocation)
     }
 
@@ -101,8 +117,9 @@ struct EvaluateBadInputTests {
     }
 
     @Test func aPrivateKeyWhereACertificateBelongsIsRefused() throws {
-        try expectRefused(["--chain", world.path("chain.pem"), "--pin", world.path("bank-leaf.key")],
-                          mentioning: "--pin \(world.path("bank-leaf.key")): holds a private key where a certificate belongs")
+        try expectRefused(
+            ["--chain", world.path("chain.pem"), "--pin", world.path("bank-leaf.key")],
+            mentioning: "--pin \(world.path("bank-leaf.key")): holds a private key where a certificate belongs")
     }
 
     @Test(arguments: [1, 4, 100, 200, -1])

@@ -40,7 +40,8 @@ struct LessonSourceTests {
             var environment = ProcessInfo.processInfo.environment
             environment["MITMSIM_SCENARIOS"] = scenariosVariable
             process.environment = environment
-            let output = Pipe(), error = Pipe()
+            let output = Pipe()
+            let error = Pipe()
             process.standardOutput = output
             process.standardError = error
             process.standardInput = FileHandle.nullDevice

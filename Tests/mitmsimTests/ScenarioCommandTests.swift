@@ -12,7 +12,8 @@ struct ScenarioCommandTests {
     }
 
     func firstScenario() throws -> String {
-        try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).filter { $0.hasSuffix(".yaml") }.sorted()[0].replacingOccurrences(of: ".yaml", with: "")
+        try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).filter { $0.hasSuffix(".yaml") }.sorted()[0].replacingOccurrences(
+            of: ".yaml", with: "")
     }
 
     @Test func withoutATerminalBareMitmsimPrintsHelpAndTheConsoleRefusesInOneLine() throws {
@@ -117,7 +118,7 @@ struct LabCommandTests {
             try? FileManager.default.removeItem(atPath: directory)
             try? FileManager.default.removeItem(atPath: output)
         }
-        FileManager.default.createFile(atPath: output, contents: nil)
+        #expect(FileManager.default.createFile(atPath: output, contents: nil))
         let process = Process()
         process.executableURL = CommandLine.binary
         process.arguments = ["lab", "--dir", directory, "--scenarios", ScenarioCommandTests.scenarios]
