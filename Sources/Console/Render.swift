@@ -151,7 +151,7 @@ struct Canvas {
         let current = report.events[safe: state.step]
         var row = paragraph(current?.description ?? "", row: bottom + 1, lines: 2, style: style(of: current?.actor))
         let verdictRow = height - 1
-        row = paragraph(Canvas.reflow(scenario.lesson), row: row, lines: verdictRow - changeLines.count - row, style: .dim)
+        row = paragraph(Canvas.reflow(scenario.lesson.text), row: row, lines: verdictRow - changeLines.count - row, style: .dim)
         for (index, line) in changeLines.enumerated() {
             screen.put(line, row: verdictRow - changeLines.count + index, column: 1, style: .accent)
         }

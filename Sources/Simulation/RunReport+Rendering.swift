@@ -8,7 +8,7 @@ extension RunReport {
 
     /// The lesson view: the lesson, every event, every policy step, the verdict and the expectations.
     public var text: String {
-        var lines = ["\(scenario.id): \(scenario.title)", "group: \(scenario.group)", "", scenario.lesson.trimmingCharacters(in: .whitespacesAndNewlines), ""]
+        var lines = ["\(scenario.id): \(scenario.title)", "group: \(scenario.group)", "", scenario.lesson.text, ""]
         lines.append("Network, in order (each party reports what it sent):")
         lines += events.map { "  \($0)" }
         lines.append("")
@@ -29,7 +29,7 @@ extension RunReport {
     /// A handout: the lesson, a table of what crossed the wire, the decision, the verdict.
     public var markdown: String {
         var lines = [
-            "# \(scenario.title)", "", "*\(scenario.group)* · `\(scenario.id)`", "", scenario.lesson.trimmingCharacters(in: .whitespacesAndNewlines), "",
+            "# \(scenario.title)", "", "*\(scenario.group)* · `\(scenario.id)`", "", scenario.lesson.text, "",
         ]
         lines += ["## What crossed the wire", "", "| # | from | to | what |", "|---|---|---|---|"]
         for (index, event) in events.enumerated() {

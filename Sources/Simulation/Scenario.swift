@@ -16,8 +16,8 @@ public struct Scenario: Sendable, Decodable {
     public var group: String
     /// One line for lists.
     public var summary: String
-    /// Markdown explaining the lesson.
-    public var lesson: String
+    /// The lesson's text, in two parts so a class can predict before the answer is on screen.
+    public var lesson: Lesson
     /// The simulated time: certificates are judged at this moment.
     public var clock: Date
     public var world: WorldSpec
@@ -34,14 +34,17 @@ public struct Scenario: Sendable, Decodable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
-        guard version == 1 else {
+        guard version == 2 else {
             throw DecodingError.dataCorruptedError(
-                forKey: .version, in: container, debugDescription: "version \(version) is not supported (this mitmsim reads version 1)")
+                forKey: .version, in: container,
+                debugDescription: version == 1
+                    ? "version 1 is no longer read: write version 2, and split `lesson` into `lesson.story` (before the reveal) and `lesson.reveal` (after it)"
+                    : "version \(version) is not supported (this mitmsim reads version 2)")
         }
         title = try container.decode(String.self, forKey: .title)
         group = try container.decode(String.self, forKey: .group)
         summary = try container.decode(String.self, forKey: .summary)
-        lesson = try container.decode(String.self, forKey: .lesson)
+        lesson = try container.decode(Lesson.self, forKey: .lesson)
         clock = try container.decodeTime(forKey: .clock)
         world = try container.decode(WorldSpec.self, forKey: .world)
         server = try container.decode(ServerSpec.self, forKey: .server)
@@ -49,6 +52,27 @@ public struct Scenario: Sendable, Decodable {
         client = try container.decode(ClientSpec.self, forKey: .client)
         request = try container.decodeIfPresent(RequestSpec.self, forKey: .request) ?? RequestSpec()
         expect = try container.decode(Expectations.self, forKey: .expect)
+    }
+}
+
+/// A lesson's text in Markdown: what is shown before the class predicts the verdict, and what after.
+public struct Lesson: Sendable, Decodable, Equatable {
+    /// The situation and the question; it must not give away the verdict, the deciding step or the loot.
+    public var story: String
+    /// What the trace and the events show, and the takeaway.
+    public var reveal: String
+
+    /// Both parts, as a reader who needs no suspense reads them.
+    public var text: String {
+        [story, reveal].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case story, reveal }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        story = try container.decode(String.self, forKey: .story)
+        reveal = try container.decode(String.self, forKey: .reveal)
     }
 }
 

@@ -17,7 +17,7 @@ struct CatalogTests {
         let loaded = try ScenarioLoader.loadAll(in: Self.scenarios)
         #expect(loaded.count >= 24)
         #expect(Set(loaded.map(\.group)).count >= 4)
-        #expect(loaded.allSatisfy { !$0.lesson.isEmpty && !$0.summary.isEmpty })
+        #expect(loaded.allSatisfy { !$0.lesson.story.isEmpty && !$0.lesson.reveal.isEmpty && !$0.summary.isEmpty })
     }
 
     @Test(arguments: catalog)

@@ -5,11 +5,13 @@ import Testing
 /// Every kind of broken lesson file is refused with one line naming the file and the key path.
 struct LoaderErrorTests {
     static let valid = """
-        version: 1
+        version: 2
         title: T
         group: G
         summary: S
-        lesson: L
+        lesson:
+          story: S
+          reveal: R
         clock: "2026-06-01T00:00:00Z"
         world:
           authorities:
@@ -79,7 +81,12 @@ struct LoaderErrorTests {
         ("  leaf: bank-leaf", "  leaf: nobody", "x.yaml: server.leaf: no leaf 'nobody' in world.leaves"),
         ("  authority: attacker-ca", "  authority: mallory", "x.yaml: attacker.authority: no authority 'mallory' in world.authorities"),
         ("clock: \"2026-06-01T00:00:00Z\"", "clock: yesterday", "x.yaml: clock: 'yesterday' is not an ISO-8601 time such as 2026-06-01T00:00:00Z"),
-        ("version: 1", "version: 2", "x.yaml: version: version 2 is not supported (this mitmsim reads version 1)"),
+        ("version: 2", "version: 3", "x.yaml: version: version 3 is not supported (this mitmsim reads version 2)"),
+        (
+            "version: 2", "version: 1",
+            "x.yaml: version: version 1 is no longer read: write version 2, and split `lesson` into `lesson.story` (before the reveal) and `lesson.reveal` (after it)"
+        ),
+        ("  reveal: R\n", "", "x.yaml: lesson.reveal: missing"),
         ("    - id: attacker-ca", "    - id: bank-root", "x.yaml: world: the id 'bank-root' is used twice (entry 2)"),
         ("  library: afnetworking-4", "  library: alamofire-5", "x.yaml: client.library: 'alamofire-5' is not one of: afnetworking-4"),
     ])
@@ -95,7 +102,7 @@ struct LoaderErrorTests {
     }
 
     @Test func yamlThatDoesNotParseIsOneLineNamingTheFile() throws {
-        let message = try #require(error("version: 1\ntitle: [unclosed\n"))
+        let message = try #require(error("version: 2\ntitle: [unclosed\n"))
         #expect(message.hasPrefix("x.yaml: "))
         #expect(!message.contains("\n"))
     }
