@@ -39,8 +39,26 @@ public enum Attack: Sendable {
 
 /// What the attacker learned from one intercepted connection.
 public struct InterceptedFlow: Sendable {
-    /// The host the client asked for (SNI or CONNECT).
+    /// The connection's number on its proxy: 1, 2, … in the order the connections arrived.
+    public var number = 0
+    /// The host the connection was routed to or refused for (CONNECT's host, else the SNI, else the
+    /// proxy's default host).
     public var host: String?
+    /// What the client asked HTTP CONNECT for ("bank.test:443"); nil for transparent TLS and plain HTTP.
+    public var connectTarget: String?
+    /// The server name in the client's ClientHello (SNI); nil when it sent none.
+    public var serverName: String?
+    /// The application protocols the client's ClientHello offered (ALPN); nil when no ClientHello was read.
+    public var offeredProtocols: [String]?
+    /// The answer the proxy gave an HTTP request itself ("403 Forbidden: …", "200 OK"): a CONNECT it
+    /// refused, a malformed or oversized request, or a request for its own pages.
+    public var answer: String?
+    /// Why the proxy closed a TLS connection without presenting anything (a server name it does not route).
+    public var refusal: String?
+    /// The alert the client sent when the handshake failed ("unknown_ca").
+    public var clientAlert: String?
+    /// The relay ended because neither side sent anything for the socket timeout.
+    public var relayTimedOut = false
     /// The chain the proxy presented to the client (labels), empty for passthrough.
     public var presentedChain: [String] = []
     /// True once the client completed its handshake with the proxy (it accepted what it was shown).

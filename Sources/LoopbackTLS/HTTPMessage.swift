@@ -1,3 +1,5 @@
+import Foundation
+
 /// A minimal HTTP/1.1 message: enough for a login form and its answer, with `Content-Length` framing.
 public struct HTTPMessage: Hashable, Sendable {
     /// "POST /login HTTP/1.1" or "HTTP/1.1 200 OK".
@@ -38,6 +40,21 @@ public struct HTTPMessage: Hashable, Sendable {
     public var requestTarget: (method: String, path: String)? {
         let parts = startLine.split(separator: " ")
         return parts.count == 3 && !parts[0].hasPrefix("HTTP/") ? (String(parts[0]), String(parts[1])) : nil
+    }
+
+    /// The value of the first header called `name` (case-insensitive), e.g. "curl/7.88.1" for "User-Agent".
+    public func header(_ name: String) -> String? {
+        let prefix = name.lowercased() + ":"
+        return headers.first { $0.lowercased().hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The first complete message at the start of `bytes` (what a proxy read), or nil when they hold none.
+    public static func first(in bytes: [UInt8]) -> HTTPMessage? {
+        var unread = bytes
+        return try? read {
+            defer { unread = [] }
+            return unread
+        }
     }
 
     /// Reads one message through `read` (which returns empty at end of stream).

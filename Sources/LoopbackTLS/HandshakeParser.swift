@@ -35,7 +35,7 @@ struct HandshakeParser {
     }
 
     /// A ClientHello at the start of a raw TLS stream (record header first), as a passthrough proxy sees it.
-    static func clientHello(record: [UInt8]) -> (serverName: String?, versions: [UInt16])? {
+    static func clientHello(record: [UInt8]) -> ClientHello? {
         guard record.count >= 9, record[0] == 22, record[5] == 1 else { return nil }
         return HandshakeParser(record.dropFirst(9)).clientHello()
     }
@@ -45,22 +45,40 @@ struct HandshakeParser {
         bytes.count >= 5 ? 5 + Int(bytes[3]) << 8 + Int(bytes[4]) : nil
     }
 
+    /// The body of an ALPN extension (RFC 7301 §3.1): the protocols a client offers, e.g. ["h2", "http/1.1"].
+    static func protocolNames(_ extensionData: ArraySlice<UInt8>) -> [String] {
+        var reader = HandshakeParser(extensionData)
+        guard var list = reader.vector(2).map(HandshakeParser.init) else { return [] }
+        var names: [String] = []
+        while let name = list.vector(1) { names.append(String(decoding: name, as: UTF8.self)) }
+        return names
+    }
+
     // MARK: - Messages
 
-    func clientHello() -> (serverName: String?, versions: [UInt16])? {
+    /// What a ClientHello says about the client: the server name it wants (SNI), the TLS versions it
+    /// offers, and the application protocols it offers (ALPN).
+    struct ClientHello {
+        var serverName: String?
+        var versions: [UInt16]
+        var protocols: [String] = []
+    }
+
+    func clientHello() -> ClientHello? {
         var reader = self
         guard let legacy = reader.uint16(), reader.skip(32), reader.skipVector(1), reader.skipVector(2), reader.skipVector(1) else { return nil }
-        var serverName: String? = nil
-        var versions: [UInt16] = [legacy]
+        var hello = ClientHello(serverName: nil, versions: [legacy])
         reader.extensions { type, data in
             var field = HandshakeParser(data)
             if type == 0, field.skip(2), field.skip(1), let name = field.vector(2) {
-                serverName = String(decoding: name, as: UTF8.self)
+                hello.serverName = String(decoding: name, as: UTF8.self)
             } else if type == 43, let list = field.vector(1) {
-                versions = stride(from: list.startIndex, to: list.endIndex - 1, by: 2).map { UInt16(list[$0]) << 8 | UInt16(list[$0 + 1]) }
+                hello.versions = stride(from: list.startIndex, to: list.endIndex - 1, by: 2).map { UInt16(list[$0]) << 8 | UInt16(list[$0 + 1]) }
+            } else if type == 16 {
+                hello.protocols = Self.protocolNames(data)
             }
         }
-        return (serverName, versions)
+        return hello
     }
 
     /// RFC 8446 §4.1.3: a ServerHello with this random is a HelloRetryRequest.

@@ -1,22 +1,31 @@
 import PKI
 
-/// The attacker: a proxy on 127.0.0.1 that the client is routed to (transparent, SNI tells the host)
-/// or configured to use (HTTP CONNECT); it tells the two apart by the first byte.
+/// The attacker: a proxy (on 127.0.0.1 unless told otherwise) that the client is routed to (transparent,
+/// SNI tells the host) or configured to use (HTTP CONNECT); it tells the two apart by the first byte.
+///
+/// It is never an open proxy: only the hosts in its routes are reached; a CONNECT to any other host is
+/// answered `403`, a malformed request `400`, an oversized head `431`. A plain HTTP request for a path
+/// (a browser opening `http://address:port/`) is answered by `site`, when there is one.
 public final class InterceptingProxy: Sendable {
     private let interception: Interception
     private let listener: Listener
 
-    /// - Parameter routes: where each host really lives (a loopback port): the proxy's upstream.
+    /// - Parameter routes: where each host really lives: a port on `address`, the proxy's upstream.
+    /// - Parameter defaultHost: where a transparent connection without SNI goes (nil: nowhere).
+    /// - Parameter site: what answers plain HTTP requests for the proxy's own pages.
     /// - Parameter onFlowEnd: called on the connection's thread when a connection is done (a live lab log).
     public init(
-        attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory,
-        keyLog: KeyLog? = nil, port: UInt16 = 0, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil
+        attack: Attack, routes: [String: UInt16], defaultHost: String? = nil, site: (any HTTPApplication)? = nil, log: EventLog,
+        factory: CertificateFactory, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0,
+        onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil
     ) throws {
-        let interception = try Interception(attack: attack, routes: routes, log: log, factory: factory, keyLog: keyLog, onFlowEnd: onFlowEnd)
+        let interception = try Interception(
+            attack: attack, routes: routes, upstream: address, defaultHost: defaultHost, site: site, log: log, factory: factory,
+            keyLog: keyLog, onFlowEnd: onFlowEnd)
         self.interception = interception
         // The handler holds the interception, never the proxy: a proxy dropped while a connection
         // arrives stops its listener (joining that connection's thread) while the state stays alive for it.
-        listener = try Listener(port: port) { [interception] socket in interception.intercept(socket) }
+        listener = try Listener(address: address, port: port) { [interception] socket, number in interception.intercept(socket, number: number) }
     }
 
     public var port: UInt16 { listener.port }

@@ -8,6 +8,9 @@ import PKI
 final class Interception: Sendable {
     private let attack: Attack
     private let routes: [String: UInt16]
+    private let upstreamAddress: ListenAddress
+    private let defaultHost: String?
+    private let site: (any HTTPApplication)?
     private let log: EventLog
     private let factory: CertificateFactory
     private let downstream: TLSContext
@@ -17,12 +20,15 @@ final class Interception: Sendable {
     private let onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
 
     init(
-        attack: Attack, routes: [String: UInt16], log: EventLog, factory: CertificateFactory, keyLog: KeyLog?,
-        onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
+        attack: Attack, routes: [String: UInt16], upstream upstreamAddress: ListenAddress, defaultHost: String?, site: (any HTTPApplication)?,
+        log: EventLog, factory: CertificateFactory, keyLog: KeyLog?, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
     ) throws {
         self.onFlowEnd = onFlowEnd
         self.attack = attack
         self.routes = routes
+        self.upstreamAddress = upstreamAddress
+        self.defaultHost = defaultHost
+        self.site = site
         self.log = log
         self.factory = factory
         downstream = try TLSContext(role: .server, keyLog: keyLog)
@@ -40,13 +46,18 @@ final class Interception: Sendable {
 
     // MARK: - One connection
 
-    func intercept(_ socket: Socket) {
+    func intercept(_ socket: Socket, number: Int) {
         let stream = log.makeStream(.proxy)
         // Published at once and updated as it goes: what the attacker read is visible the moment it is read.
         let flow = FlowRecord(in: recorded)
+        flow.update { $0.number = number }
         defer { onFlowEnd?(flow.current) }
         do {
-            let connectHost = try Self.acceptConnect(socket)
+            var connectHost: String? = nil
+            if !Self.startsWithTLS(socket) {
+                guard let host = try answerHTTP(socket, stream: stream, flow: flow) else { return }
+                connectHost = host
+            }
             if attack.terminatesTLS {
                 try terminate(socket, connectHost: connectHost, stream: stream, flow: flow)
             } else {
@@ -57,14 +68,61 @@ final class Interception: Sendable {
         }
     }
 
-    /// If the client speaks HTTP CONNECT, answers it and returns the host it asked for.
-    private static func acceptConnect(_ socket: Socket) throws -> String? {
+    /// True unless the first byte waiting is something other than a TLS handshake record (22): a client
+    /// that sent nothing yet or left is handled as TLS, whose handshake then reports it.
+    private static func startsWithTLS(_ socket: Socket) -> Bool {
         var first = [UInt8](repeating: 0, count: 1)
-        guard recv(socket.descriptor, &first, 1, Int32(MSG_PEEK)) == 1, first[0] == UInt8(ascii: "C") else { return nil }
-        let head = try socket.readHTTPHead(operation: "CONNECT")
-        let target = String(decoding: head, as: UTF8.self).split(separator: " ").dropFirst().first.map(String.init) ?? ""
-        try socket.write(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
-        return String(target.split(separator: ":").first ?? "")
+        return recv(socket.descriptor, &first, 1, Int32(MSG_PEEK)) != 1 || first[0] == 22
+    }
+
+    /// A client that speaks HTTP first. A CONNECT to a routed host gets its tunnel: returns the host.
+    /// Anything else gets an HTTP answer from the proxy itself and the connection ends: returns nil.
+    private func answerHTTP(_ socket: Socket, stream: EventStream, flow: FlowRecord) throws -> String? {
+        var head: [UInt8] = []
+        // The head is kept with what the attacker read only when the proxy answers it: after a CONNECT,
+        // what the client sends next is the decrypted request.
+        func answer(_ response: HTTPMessage, explaining reason: String? = nil) throws -> String? {
+            flow.update { $0.read(head[...], from: .client) }
+            let status = String(response.startLine.split(separator: " ", maxSplits: 1).last ?? "")
+            flow.update { $0.answer = status + (reason.map { " (\($0))" } ?? "") }
+            if let reason { stream.record(.refused(reason: "answered \(status): \(reason)")) }
+            try socket.write(response.serialized)
+            socket.finish()
+            return nil
+        }
+        func refuse(_ status: Int, _ reason: String, _ explanation: String) throws -> String? {
+            try answer(.response(status, reason, body: Array((explanation + "\n").utf8), contentType: "text/plain; charset=utf-8"), explaining: explanation)
+        }
+        guard let complete = try socket.readHTTPHead(operation: "the HTTP request") else {
+            return try refuse(431, "Request Header Fields Too Large", "the request's head is longer than \(Socket.maximumHTTPHead) bytes")
+        }
+        head = complete
+        let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, parts[2].hasPrefix("HTTP/1."), !parts[1].isEmpty else {
+            return try refuse(400, "Bad Request", "the request line is not 'METHOD target HTTP/1.x'")
+        }
+        let routed = routes.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        if parts[0] == "CONNECT" {
+            flow.update { $0.connectTarget = parts[1] }
+            // authority-form, RFC 9112 §3.2.3: host:port.
+            let authority = parts[1].split(separator: ":", omittingEmptySubsequences: false)
+            guard authority.count == 2, !authority[0].isEmpty, UInt16(authority[1]) != nil else {
+                return try refuse(400, "Bad Request", "CONNECT needs host:port, e.g. CONNECT bank.test:443")
+            }
+            let host = String(authority[0])
+            flow.update { $0.host = host }
+            guard routes[host] != nil else {
+                return try refuse(403, "Forbidden", "this proxy routes only \(routed), not '\(host)'")
+            }
+            try socket.write(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+            return host
+        }
+        guard parts[1].hasPrefix("/") else {
+            return try refuse(403, "Forbidden", "it is not an open proxy: it routes only \(routed), with CONNECT")
+        }
+        guard let site else { return try refuse(404, "Not Found", "this proxy serves no pages") }
+        return try answer(site.respond(to: HTTPMessage(startLine: lines[0], headers: lines.dropFirst().filter { !$0.isEmpty })))
     }
 
     private func terminate(_ socket: Socket, connectHost: String?, stream: EventStream, flow: FlowRecord) throws {
@@ -72,17 +130,23 @@ final class Interception: Sendable {
         switch client.handshake() {
         case .pausedAtClientHello: break
         case .failed(TLSConnection.peerClosed): return stream.record(.peerVanished(during: "the ClientHello"))
-        case .failed(let reason): return stream.record(.handshakeFailed(reason: reason))
+        case .failed(let reason):
+            flow.update { $0.clientAlert = client.receivedAlert }
+            return stream.record(.handshakeFailed(reason: reason))
         case .completed: preconditionFailure("the downstream handshake pauses for a certificate first")
         }
-        let host = connectHost ?? client.requestedServerName ?? ""
-        flow.update { $0.host = host }
-        guard let port = routes[host] else { return stream.record(.refused(reason: "no route to '\(host)'")) }
-        stream.record(.intercepting(host: host, plan: attack.plan))
+        let serverName = client.requestedServerName
+        flow.update {
+            $0.serverName = serverName
+            $0.offeredProtocols = client.offeredProtocols
+        }
+        guard let port = route(connectHost: connectHost, serverName: serverName, stream: stream, flow: flow) else { return }
+        let host = connectHost ?? serverName ?? defaultHost ?? ""
 
         // Upstream first, as mitmproxy does, to learn the names the forgery must carry.
         let server = try TLSConnection(
-            context: upstream, socket: Socket.connect(port: port), stream: stream, isConnector: true, serverName: host, peer: .origin)
+            context: upstream, socket: Socket.connect(address: upstreamAddress, port: port), stream: stream, isConnector: true, serverName: host,
+            peer: .origin)
         defer { server.close() }
         let upstreamResult = server.handshake()
         let realChain = server.peerChain
@@ -109,6 +173,7 @@ final class Interception: Sendable {
         try client.present(chain, key: key)
         defer { client.close() }
         if case .failed(let reason) = client.handshake() {
+            flow.update { $0.clientAlert = client.receivedAlert }
             return stream.record(.handshakeFailed(reason: "the client refused what it was shown: \(reason)"))
         }
         flow.update { $0.clientAccepted = true }
@@ -123,6 +188,21 @@ final class Interception: Sendable {
             return
         }
         relay(client: client, server: server, stream: stream, flow: flow)
+    }
+
+    /// The origin port for the host the client asked for (CONNECT, else SNI, else the default host),
+    /// recording the plan; nil, recording the refusal, when that host is not routed.
+    private func route(connectHost: String?, serverName: String?, stream: EventStream, flow: FlowRecord) -> UInt16? {
+        let host = connectHost ?? serverName ?? defaultHost
+        flow.update { $0.host = host }
+        guard let host, let port = routes[host] else {
+            let refusal = "this proxy routes only \(routes.keys.sorted().map { "'\($0)'" }.joined(separator: ", "))"
+            flow.update { $0.refusal = refusal }
+            stream.record(.refused(reason: host.map { "no route to '\($0)': \(refusal)" } ?? "no server name, and no default host: \(refusal)"))
+            return nil
+        }
+        stream.record(.intercepting(host: host, plan: attack.plan))
+        return port
     }
 
     /// The chain and key shown to the client, by attack.
@@ -173,7 +253,10 @@ final class Interception: Sendable {
         while true {
             let buffered = sides.indices.filter { sides[$0].0.hasBufferedData }
             let ready = buffered.isEmpty ? Socket.waitReadable([client.socket, server.socket], timeout: Socket.defaultTimeout) : buffered
-            guard !ready.isEmpty else { return stream.record(.peerVanished(during: "the relay (timed out)")) }
+            guard !ready.isEmpty else {
+                flow.update { $0.relayTimedOut = true }
+                return stream.record(.peerVanished(during: "the relay (timed out)"))
+            }
             for index in ready {
                 let (source, target, from) = sides[index]
                 let count: Int
@@ -222,14 +305,16 @@ final class Interception: Sendable {
             guard !chunk.isEmpty else { return stream.record(.peerVanished(during: "the ClientHello")) }
             hello += chunk
         }
-        let host = connectHost ?? HandshakeParser.clientHello(record: hello)?.serverName ?? ""
-        flow.update { $0.host = host }
+        let clientHello = HandshakeParser.clientHello(record: hello)
+        flow.update {
+            $0.serverName = clientHello?.serverName
+            $0.offeredProtocols = clientHello?.protocols
+        }
         let downstreamID = log.connection(connector: socket.remotePort, acceptor: socket.localPort)
         stream.require(Channel(connection: downstreamID, fromConnector: true, unit: .records), 1)
-        guard let port = routes[host] else { return stream.record(.refused(reason: "no route to '\(host)'")) }
-        stream.record(.intercepting(host: host, plan: attack.plan))
+        guard let port = route(connectHost: connectHost, serverName: clientHello?.serverName, stream: stream, flow: flow) else { return }
 
-        let server = try Socket.connect(port: port)
+        let server = try Socket.connect(address: upstreamAddress, port: port)
         defer { server.close() }
         log.alias(connector: server.localPort, acceptor: server.remotePort, as: downstreamID)
         try server.write(hello)

@@ -1,4 +1,4 @@
-/// Accepts connections on 127.0.0.1 and handles each on its own joinable thread.
+/// Accepts connections (on 127.0.0.1 unless told otherwise) and handles each on its own joinable thread.
 ///
 /// `stop()` wakes every blocked thread (by shutting its socket down) and joins them all, so when it
 /// returns no thread of this listener runs and no descriptor of it is open.
@@ -15,11 +15,15 @@ final class Listener: Sendable {
 
     var port: UInt16 { socket.localPort }
 
-    init(port: UInt16, handler: @escaping @Sendable (Socket) -> Void) throws {
-        let socket = try Socket.listen(port: port)
+    /// - Parameter handler: gets each connection with its number: 1, 2, … in the order they were accepted.
+    init(address: ListenAddress = .loopback, port: UInt16, handler: @escaping @Sendable (Socket, Int) -> Void) throws {
+        let socket = try Socket.listen(address: address, port: port)
         self.socket = socket
         acceptThread = try WorkerThread { [active] in
+            var accepted = 0
             while let connection = socket.accept() {
+                accepted += 1
+                let number = accepted
                 let finished = Locked(false)
                 active.withLock { state in
                     // Reap workers that are done, so a long-running lab does not keep dead threads around.
@@ -28,7 +32,7 @@ final class Listener: Sendable {
                 }
                 do {
                     let worker = try WorkerThread {
-                        handler(connection)
+                        handler(connection, number)
                         // Forget it before closing: the descriptor number may be reused at once.
                         active.withLock { _ = $0.open.removeValue(forKey: connection.descriptor) }
                         connection.close()

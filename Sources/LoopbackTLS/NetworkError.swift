@@ -3,13 +3,14 @@
 public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case socket(operation: String, reason: String)
     case tls(operation: String, details: [String])
-    case notLoopback(String)
+    /// An address to listen on that cannot be used, with why.
+    case invalidAddress(String, reason: String)
 
     public var description: String {
         switch self {
         case .socket(let operation, let reason): "\(operation) failed: \(reason)"
         case .tls(let operation, let details): "OpenSSL \(operation) failed" + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))
-        case .notLoopback(let address): "\(address) is not a loopback address: mitmsim only listens and connects on 127.0.0.1"
+        case .invalidAddress(let address, let reason): "'\(address)' cannot be listened on: \(reason)"
         }
     }
 }

@@ -1,6 +1,6 @@
 import PKI
 
-/// The real server: HTTPS on 127.0.0.1 with a certificate chain from the lesson's world, serving `application`.
+/// The real server: HTTPS (on 127.0.0.1 unless told otherwise) with a certificate chain from the lesson's world, serving `application`.
 public final class OriginServer: Sendable {
     public struct Configuration: Sendable {
         /// What answers the requests.
@@ -14,10 +14,15 @@ public final class OriginServer: Sendable {
         public var clientAuthorities: [Certificate]?
         /// TLS 1.3 session tickets sent after each handshake (0 in lessons: they add nothing to the story).
         public var sessionTickets: Int
+        /// After each response (whose `Connection: close` header announces it), close at once with
+        /// close_notify, as HTTP requires and as real clients that read to the end of the stream need.
+        /// Off, the server waits for the client to close first: lesson runs keep it off, because their
+        /// client always closes first then, so every transcript ends the same way.
+        public var closesAfterResponse: Bool
 
         public init(
             application: any HTTPApplication, identity: Identity, chain: [Certificate], versions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
-            clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0
+            clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0, closesAfterResponse: Bool = false
         ) {
             self.application = application
             self.identity = identity
@@ -25,24 +30,26 @@ public final class OriginServer: Sendable {
             self.versions = versions
             self.clientAuthorities = clientAuthorities
             self.sessionTickets = sessionTickets
+            self.closesAfterResponse = closesAfterResponse
         }
     }
 
     private let service: OriginService
     private let listener: Listener
 
-    /// Starts listening at once; `port` 0 picks a free port.
-    public init(_ configuration: Configuration, log: EventLog, keyLog: KeyLog? = nil, port: UInt16 = 0) throws {
+    /// Starts listening at once on `address`; `port` 0 picks a free port.
+    public init(_ configuration: Configuration, log: EventLog, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0) throws {
         let context = try TLSContext(role: .server, versions: configuration.versions, keyLog: keyLog)
         try context.use(configuration.identity, chain: configuration.chain)
         if let authorities = configuration.clientAuthorities { try context.requireClientCertificates(issuedBy: authorities) }
         if configuration.sessionTickets > 0 { try context.sendSessionTickets(configuration.sessionTickets) }
         log.register(configuration.chain + [configuration.identity.certificate] + (configuration.clientAuthorities ?? []))
-        let service = OriginService(context: context, application: configuration.application, log: log)
+        let service = OriginService(
+            context: context, application: configuration.application, log: log, closesAfterResponse: configuration.closesAfterResponse)
         self.service = service
         // The handler holds the service, never the server: a server dropped while a connection arrives
         // stops its listener (joining that connection's thread) while the service stays alive for it.
-        listener = try Listener(port: port) { [service] socket in service.serve(socket) }
+        listener = try Listener(address: address, port: port) { [service] socket, _ in service.serve(socket) }
     }
 
     public var port: UInt16 { listener.port }

@@ -7,11 +7,13 @@ final class OriginService: Sendable {
     private let app: any HTTPApplication
     private let log: EventLog
     private let received = Locked<[String]>([])
+    private let closesAfterResponse: Bool
 
-    init(context: TLSContext, application: any HTTPApplication, log: EventLog) {
+    init(context: TLSContext, application: any HTTPApplication, log: EventLog, closesAfterResponse: Bool) {
         self.context = context
         self.app = application
         self.log = log
+        self.closesAfterResponse = closesAfterResponse
     }
 
     /// "POST /login" for every request that reached the application, in arrival order.
@@ -41,7 +43,11 @@ final class OriginService: Sendable {
             stream.record(.requestReceived(summary: app.describe(request)))
             let response = app.respond(to: request)
             try connection.write(response.serialized[...], summary: response.summary)
-            Self.linger(connection)
+            if closesAfterResponse {
+                connection.close(finishing: true)
+            } else {
+                Self.linger(connection)
+            }
         } catch {
             stream.record(.peerVanished(during: "the request: \(error)"))
         }

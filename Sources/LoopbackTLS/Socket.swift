@@ -1,6 +1,7 @@
 import Foundation
 
-/// A TCP socket on the loopback interface, owned by this object and closed exactly once.
+/// A TCP socket (on 127.0.0.1 unless a caller chose another `ListenAddress`), owned by this object and
+/// closed exactly once.
 ///
 /// Every socket gets send and receive timeouts, so no read or write can hang a run, and TCP_NODELAY,
 /// because a proxy that waits to coalesce small TLS records adds tens of milliseconds per request.
@@ -16,29 +17,32 @@ final class Socket: Sendable {
 
     deinit { close() }
 
-    /// A listening socket on 127.0.0.1; port 0 picks a free one.
-    static func listen(port: UInt16) throws -> Socket {
+    /// A listening socket on `address`; port 0 picks a free one.
+    static func listen(address: ListenAddress = .loopback, port: UInt16) throws -> Socket {
         let socket = try Socket(descriptor: check(Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0), "socket"))
         var yes: Int32 = 1
         setsockopt(socket.descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = loopback(port: port)
-        try withUnsafePointer(to: &address) { pointer in
+        var socketAddress = socketAddress(address, port: port)
+        try withUnsafePointer(to: &socketAddress) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = try check(bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)), "bind 127.0.0.1:\(port)")
+                guard bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 else {
+                    let reason = errno == EADDRNOTAVAIL ? "\(address) is not an address of this machine" : Self.reason(errno)
+                    throw NetworkError.socket(operation: "bind \(address):\(port)", reason: reason)
+                }
             }
         }
         _ = try check(Glibc.listen(socket.descriptor, 128), "listen")
         return socket
     }
 
-    /// Connects to 127.0.0.1:`port`.
-    static func connect(port: UInt16, timeout: TimeInterval = defaultTimeout) throws -> Socket {
+    /// Connects to `address`:`port`.
+    static func connect(address: ListenAddress = .loopback, port: UInt16, timeout: TimeInterval = defaultTimeout) throws -> Socket {
         let socket = try Socket(descriptor: check(Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0), "socket"))
         socket.configure(timeout: timeout)  // the send timeout also bounds connect()
-        var address = loopback(port: port)
-        try withUnsafePointer(to: &address) { pointer in
+        var socketAddress = socketAddress(address, port: port)
+        try withUnsafePointer(to: &socketAddress) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = try check(Glibc.connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)), "connect 127.0.0.1:\(port)")
+                _ = try check(Glibc.connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)), "connect \(address):\(port)")
             }
         }
         return socket
@@ -88,13 +92,19 @@ final class Socket: Sendable {
         }
     }
 
+    /// The longest HTTP head `readHTTPHead` reads.
+    static let maximumHTTPHead = 8192
+
     /// Reads an HTTP head (through the blank line) byte by byte, so nothing after it is consumed: in
-    /// HTTP CONNECT the TLS stream starts right behind it. At most 8 KiB.
-    func readHTTPHead(operation: String) throws -> [UInt8] {
+    /// HTTP CONNECT the TLS stream starts right behind it. Nil when the head is longer than
+    /// `maximumHTTPHead` (the rest is left unread).
+    func readHTTPHead(operation: String) throws -> [UInt8]? {
         var head: [UInt8] = []
-        while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+        // One byte at a time, so only the last four can complete the blank line.
+        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard head.count < Self.maximumHTTPHead else { return nil }
             let byte = try read(upTo: 1)
-            guard !byte.isEmpty, head.count < 8192 else {
+            guard !byte.isEmpty else {
                 throw NetworkError.socket(operation: operation, reason: "the connection ended before a complete HTTP head")
             }
             head += byte
@@ -121,6 +131,14 @@ final class Socket: Sendable {
         }
     }
 
+    /// Sends FIN after what was written, then reads and drops whatever the peer still sends until it
+    /// closes (bounded by the receive timeout): closing with unread data would send a reset, which can
+    /// destroy an answer the peer has not read yet.
+    func finish() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+        while let data = try? read(upTo: 4096), !data.isEmpty {}
+    }
+
     func close() {
         isClosed.withLock { closed in
             if !closed { _ = Glibc.close(descriptor) }
@@ -145,12 +163,12 @@ final class Socket: Sendable {
         return status
     }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-        return address
+    private static func socketAddress(_ address: ListenAddress, port: UInt16) -> sockaddr_in {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = port.bigEndian
+        socketAddress.sin_addr = in_addr(s_addr: address.networkOrder)
+        return socketAddress
     }
 }
 

@@ -115,7 +115,9 @@ public final class TLSClient: Sendable {
     /// HTTP CONNECT: ask the proxy for a tunnel to `host`:443 and wait for its 200.
     static func tunnel(_ socket: Socket, to host: String) throws {
         try socket.write(Array("CONNECT \(host):443 HTTP/1.1\r\nHost: \(host):443\r\n\r\n".utf8))
-        let head = try socket.readHTTPHead(operation: "CONNECT")
+        guard let head = try socket.readHTTPHead(operation: "CONNECT") else {
+            throw NetworkError.socket(operation: "CONNECT", reason: "the proxy's answer is longer than \(Socket.maximumHTTPHead) bytes")
+        }
         guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 200") else {
             throw NetworkError.socket(operation: "CONNECT", reason: "the proxy refused: \(String(decoding: head.prefix(60), as: UTF8.self))")
         }

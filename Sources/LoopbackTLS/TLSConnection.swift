@@ -128,6 +128,14 @@ final class TLSConnection {
         return bytes.count >= 5 + nameLength ? String(decoding: bytes[5..<5 + nameLength], as: UTF8.self) : nil
     }
 
+    /// The application protocols the client offered (ALPN), once its ClientHello has been read.
+    var offeredProtocols: [String] {
+        var data: UnsafePointer<UInt8>? = nil
+        var length = 0
+        guard SSL_client_hello_get0_ext(ssl, UInt32(TLSEXT_TYPE_application_layer_protocol_negotiation), &data, &length) == 1, let data else { return [] }
+        return HandshakeParser.protocolNames(Array(UnsafeBufferPointer(start: data, count: length))[...])
+    }
+
     /// Presents `chain` (leaf first) with `key` on this server-side connection.
     func present(_ chain: [Certificate], key: PrivateKey) throws {
         guard let leaf = chain.first else { throw NetworkError.tls(operation: "SSL_use_certificate", details: ["no certificate to present"]) }
@@ -248,11 +256,15 @@ final class TLSConnection {
     ///
     /// A peer that sent close_notify may have closed its socket already; OpenSSL reports an alert only
     /// once it is written, so answering would make the transcript depend on timing, and tells nobody anything.
-    func close() {
+    ///
+    /// - Parameter finishing: first wait, reading and dropping, until the peer closes too (`Socket.finish`),
+    ///   so a peer that still sends cannot make the kernel reset the connection before it read our last words.
+    func close(finishing: Bool = false) {
         if SSL_is_init_finished(ssl) == 1, receivedAlert != "close_notify" {
             // Its result does not matter: the socket closes next either way.
             _ = OpenSSL.isolatingErrors { SSL_shutdown(ssl) }
         }
+        if finishing { socket.finish() }
         socket.close()
     }
 

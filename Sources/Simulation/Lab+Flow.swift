@@ -1,71 +1,133 @@
 import LoopbackTLS
 
 extension Lab {
-    /// One intercepted connection of the live lab, as the proxy saw it.
+    /// One connection to the live lab's attacker, as the proxy saw it: what identifies the connection,
+    /// and only what the proxy observed, with what that can mean.
     public struct Flow: Sendable, Equatable, CustomStringConvertible {
         /// What became of the connection.
         public enum Outcome: Sendable, Equatable {
             /// Relayed without decrypting: the attacker saw only sizes.
             case passedThrough(encryptedBytes: Int)
-            /// The client left before the proxy presented a certificate.
+            /// The proxy answered an HTTP request itself (a refused CONNECT, or its own page): the request
+            /// line when it had one, and the answer ("403 Forbidden (…)", "200 OK").
+            case answered(requestLine: String?, status: String)
+            /// The proxy closed a TLS connection for a host it does not route, saying why.
+            case notRouted(reason: String)
+            /// The connection ended before the proxy presented a certificate.
             case endedBeforeCertificate
-            /// The client refused the chain during the handshake.
+            /// The handshake with the presented chain failed (an alert from the client, or it hung up).
             case refused
-            /// The client finished the handshake and sent nothing (curl's --pinnedpubkey and a bare
-            /// s_client decide after the handshake).
-            case silentAfterHandshake
+            /// The client completed the handshake and closed without sending a request.
+            case closedAfterHandshake
+            /// The client completed the handshake and then sent nothing until the proxy's timeout.
+            case idleAfterHandshake
             /// The client sent a request the attacker decrypted.
             case read(requestLine: String?, userAgent: String?)
         }
 
-        /// The host the client asked for (SNI or CONNECT).
+        /// The connection's number: #1, #2, … in the order connections reached the attacker.
+        public let number: Int
+        /// The host the connection was routed to or refused for (CONNECT's host, else SNI, else the bank).
         public let host: String?
+        /// What the client asked HTTP CONNECT for ("bank.test:443"); nil when it did not use CONNECT.
+        public let connectTarget: String?
+        /// The server name in the ClientHello (SNI).
+        public let serverName: String?
+        /// The application protocols the ClientHello offered (ALPN); nil when no ClientHello was read.
+        public let offeredProtocols: [String]?
+        /// The User-Agent of the first request read on the connection.
+        public let userAgent: String?
         /// Labels of the chain the proxy presented.
         public let presentedChain: [String]
         public let outcome: Outcome
-        /// The lesson's secret, when the attacker read it in the request.
+        /// The password the attacker read in the request (the form's `password` field, or the lesson's secret).
         public let stolenSecret: String?
+        /// The alert the client sent when it refused the handshake ("unknown_ca").
+        public let clientAlert: String?
         public let upstreamFailure: String?
 
         init(_ flow: InterceptedFlow, secret: String) {
+            number = flow.number
             host = flow.host
+            connectTarget = flow.connectTarget
+            serverName = flow.serverName
+            offeredProtocols = flow.offeredProtocols
             presentedChain = flow.presentedChain
+            clientAlert = flow.clientAlert
             upstreamFailure = flow.upstreamFailure
-            let request = String(decoding: flow.plaintextFromClient, as: UTF8.self)
-            stolenSecret = !secret.isEmpty && request.contains(secret) ? secret : nil
-            if flow.presentedChain.isEmpty {
+            let request = HTTPMessage.first(in: flow.plaintextFromClient)
+            userAgent = request?.header("User-Agent")
+            let password = request.flatMap { BankApp.form($0.body)["password"] }.flatMap { $0.isEmpty ? nil : $0 }
+            let plaintext = String(decoding: flow.plaintextFromClient, as: UTF8.self)
+            stolenSecret = password ?? (!secret.isEmpty && plaintext.contains(secret) ? secret : nil)
+            if let answer = flow.answer {
+                outcome = .answered(requestLine: request?.startLine, status: answer)
+            } else if let refusal = flow.refusal {
+                outcome = .notRouted(reason: refusal)
+            } else if flow.presentedChain.isEmpty {
                 outcome =
                     flow.opaqueBytes.fromClient > 0
                     ? .passedThrough(encryptedBytes: flow.opaqueBytes.fromClient + flow.opaqueBytes.fromOrigin) : .endedBeforeCertificate
             } else if !flow.clientAccepted {
                 outcome = .refused
-            } else if !flow.sawPlaintext {
-                outcome = .silentAfterHandshake
+            } else if let request {
+                outcome = .read(requestLine: request.startLine, userAgent: userAgent)
             } else {
-                let head = request.components(separatedBy: "\r\n")
-                let agent = head.first { $0.lowercased().hasPrefix("user-agent:") }
-                outcome = .read(
-                    requestLine: head.first.flatMap { $0.isEmpty ? nil : $0 },
-                    userAgent: agent.map { $0.dropFirst("user-agent:".count).trimmingCharacters(in: .whitespaces) })
+                outcome = flow.relayTimedOut ? .idleAfterHandshake : .closedAfterHandshake
             }
         }
 
-        /// "bank.test: presented 'forged bank-leaf' -> 'attacker-ca'; the client ACCEPTED it; STOLEN password 'hunter2'; READ POST /login …".
-        public var description: String {
-            let host = self.host ?? "(no server name)"
-            let presented = "\(host): presented \(presentedChain.map { "'\($0)'" }.joined(separator: " -> ")); "
-            switch outcome {
-            case .passedThrough(let bytes): return "\(host): passed through, \(bytes) encrypted bytes, nothing read"
-            case .endedBeforeCertificate: return "\(host): connection ended before a certificate was presented"
-            case .refused: return presented + "the client REFUSED it, nothing read"
-            case .silentAfterHandshake: return presented + "the client finished the handshake, then hung up without sending anything"
-            case .read(let requestLine, let userAgent):
-                var line = presented + "the client ACCEPTED it"
-                if let stolenSecret { line += "; STOLEN password '\(stolenSecret)'" }
-                if let requestLine { line += "; READ \(requestLine)" + (userAgent.map { " from \($0)" } ?? "") }
-                if let upstreamFailure { line += "; upstream failed: \(upstreamFailure)" }
-                return line
+        /// "#2 CONNECT bank.test:443, SNI 'bank.test', ALPN h2, http/1.1, User-Agent 'curl/7.88.1'": what
+        /// identifies the connection, as far as the proxy got with it.
+        public var connection: String {
+            var parts = ["#\(number) " + (connectTarget.map { "CONNECT \($0)" } ?? (isPlainHTTP ? "plain HTTP" : "transparent TLS"))]
+            if !isPlainHTTP {
+                parts.append(serverName.map { "SNI '\($0)'" } ?? "no SNI" + (host.map { " (routed to '\($0)')" } ?? ""))
+                if let offeredProtocols { parts.append(offeredProtocols.isEmpty ? "no ALPN" : "ALPN " + offeredProtocols.joined(separator: ", ")) }
             }
+            if let userAgent { parts.append("User-Agent '\(userAgent)'") }
+            return parts.joined(separator: ", ")
+        }
+
+        /// The proxy answered it in HTTP: it never reached TLS.
+        private var isPlainHTTP: Bool {
+            if case .answered = outcome { return true }
+            return false
+        }
+
+        /// "#1 CONNECT bank.test:443, SNI 'bank.test', no ALPN: presented 'forged bank-leaf' -> 'attacker-ca';
+        /// the client ACCEPTED it and sent a request; STOLEN password 'hunter2'; READ POST /login HTTP/1.1".
+        public var description: String {
+            let presented = "presented \(presentedChain.map { "'\($0)'" }.joined(separator: " -> ")); "
+            let what: String
+            switch outcome {
+            case .passedThrough(let bytes): what = "passed through, \(bytes) encrypted bytes, nothing read"
+            case .answered(let requestLine, let status): what = "the proxy answered " + (requestLine.map { "'\($0)' with " } ?? "") + status
+            case .notRouted(let reason): what = "closed without presenting a certificate: \(reason)"
+            case .endedBeforeCertificate: what = "the connection ended before a certificate was presented"
+            case .refused:
+                what =
+                    presented
+                    + (clientAlert.map { "the client REFUSED it with alert \($0), nothing read" }
+                        ?? "the client closed the connection during the handshake, which is how some clients refuse a certificate; nothing read")
+            case .closedAfterHandshake:
+                what =
+                    presented
+                    + "the client completed the handshake and closed without sending a request, which happens when a client rejects "
+                    + "the certificate after the handshake (curl --pinnedpubkey) or when it had nothing to send (openssl s_client </dev/null)"
+            case .idleAfterHandshake:
+                what =
+                    presented
+                    + "the client completed the handshake, then sent nothing until the proxy's timeout closed the connection, "
+                    + "which happens when a browser opens a spare connection it does not use"
+            case .read(let requestLine, _):
+                var line = presented + "the client ACCEPTED it and sent a request"
+                if let stolenSecret { line += "; STOLEN password '\(stolenSecret)'" }
+                if let requestLine { line += "; READ \(requestLine)" }
+                if let upstreamFailure { line += "; upstream failed: \(upstreamFailure)" }
+                what = line
+            }
+            return "\(connection): \(what)"
         }
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 import LoopbackTLS
 import PKI
 
-/// A live bank and a live attacker on 127.0.0.1 that real clients (curl, openssl, Python) can be pointed at.
+/// A live bank and a live attacker (on 127.0.0.1 unless told otherwise) that real clients (curl, openssl,
+/// Python, a browser) can be pointed at.
 ///
 /// The world is built at the wall-clock time, so real clients, which check dates against today, accept
-/// what they should. The proxy listens for both transparent TLS and HTTP CONNECT on one port.
+/// what they should. The proxy listens for transparent TLS, HTTP CONNECT (to the lesson's bank only) and
+/// plain HTTP (its "Wi-Fi security profile" page) on one port.
 public final class Lab: Sendable {
     /// One ready-to-paste command, with the AFSecurityPolicy setting it behaves like and what it shows.
     public struct Command: Sendable {
@@ -17,6 +19,8 @@ public final class Lab: Sendable {
 
     public let scenario: Scenario
     public let directory: String
+    /// Where the bank and the attacker listen, and where the printed commands point.
+    public let address: ListenAddress
     /// Everything written to `directory`: the PKI and `commands.txt`.
     public let files: [String]
     private let world: World
@@ -35,24 +39,33 @@ public final class Lab: Sendable {
     public var proxyPort: UInt16 { proxy.port }
 
     /// Builds the world, writes its PKI to `directory`, and starts the origin and the proxy.
+    /// - Parameter address: 127.0.0.1 unless a person asked for another (anyone who can reach it can connect).
     /// - Parameter onFlow: each intercepted connection, when it ends (the live log); also kept in `flows`.
-    public init(_ scenario: Scenario, directory: String, port: UInt16 = 0, onFlow: @escaping @Sendable (Flow) -> Void) throws {
+    public init(
+        _ scenario: Scenario, directory: String, address: ListenAddress = .loopback, port: UInt16 = 0, onFlow: @escaping @Sendable (Flow) -> Void
+    ) throws {
         self.scenario = scenario
         self.directory = directory
+        self.address = address
         world = try World(scenario, clock: Date())
         let commandsFile = directory + "/commands.txt"
         files = try PKIExport.write(world, to: directory) + [commandsFile]
         let log = EventLog()
-        origin = try OriginServer(ScenarioRunner.originConfiguration(scenario, world), log: log)
+        var bank = ScenarioRunner.originConfiguration(scenario, world)
+        bank.closesAfterResponse = true  // real clients may read to the end of the stream
+        origin = try OriginServer(bank, log: log, address: address)
         let attack = Lab.attack(for: scenario)
         self.attack = attack
         let secret = scenario.request.secret
         let flowLog = flowLog
         do {
             guard let staged = try attack.resolved(in: world, file: scenario.file) else { preconditionFailure("Lab.attack never returns none") }
+            var offered: Certificate? = nil
+            if let id = Self.attackerAuthorityID(attack) { offered = world[id]?.certificate }
+            let site = ProfileSite(authority: offered, bankHost: scenario.server.host)
             proxy = try InterceptingProxy(
-                attack: staged, routes: [scenario.server.host: origin.port], log: log, factory: world.factory,
-                port: port,
+                attack: staged, routes: [scenario.server.host: origin.port], defaultHost: scenario.server.host, site: site, log: log,
+                factory: world.factory, address: address, port: port,
                 onFlowEnd: { intercepted in
                     let flow = Flow(intercepted, secret: secret)
                     flowLog.withLock { $0.append(flow) }
@@ -89,13 +102,16 @@ public final class Lab: Sendable {
 
     /// The root the real chain ends at (the leaf itself when it signs itself), and the attacker's CA, as exported files.
     private var legitRoot: String { path((world.server.root ?? world.server.leaf).id) }
-    private var attackerCA: String? { attack.attack == .forge ? attack.authority.map(path) : nil }
+    private var attackerCA: String? { Self.attackerAuthorityID(attack).map(path) }
+
+    /// The attacker's CA: the one it forges with, offered by its profile page; nil when it forges without one.
+    static func attackerAuthorityID(_ attack: AttackSpec) -> String? { attack.attack == .forge ? attack.authority : nil }
 
     private func path(_ id: String) -> String { directory + "/" + id + ".pem" }
 
     public var commands: [Command] {
         let host = scenario.server.host
-        let proxy = "127.0.0.1:\(proxyPort)"
+        let proxy = "\(address):\(proxyPort)"
         let body = scenario.request.body
         // A bank that requires a client certificate gets the app's (two-way TLS); the proxy never asks for it.
         let client = scenario.server.requireClientCertificate ? world.client.map { directory + "/" + $0.id } : nil
@@ -123,12 +139,12 @@ public final class Lab: Sendable {
             Command(
                 title: "curl straight to the bank", policy: "defaultPolicy, no attacker on the path",
                 line:
-                    "curl\(curlIdentity) --resolve \(host):\(originPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(originPort)/login",
+                    "curl\(curlIdentity) --resolve \(host):\(originPort):\(address) --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(originPort)/login",
                 expected: "accepted: the real bank answers"),
             Command(
                 title: "curl when the network routes \(host) to the attacker (transparent)", policy: "defaultPolicy",
                 line:
-                    "curl\(curlIdentity) --resolve \(host):\(proxyPort):127.0.0.1 --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(proxyPort)/login",
+                    "curl\(curlIdentity) --resolve \(host):\(proxyPort):\(address) --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(proxyPort)/login",
                 expected: "refused: exit 60"),
             Command(
                 title: "openssl s_client against the attacker, trusting the real root", policy: "defaultPolicy",

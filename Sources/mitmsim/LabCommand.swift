@@ -1,13 +1,14 @@
 import ArgumentParser
 import Console
 import Foundation
+import LoopbackTLS
 import Simulation
 
 extension MitmSim {
     struct LabCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "lab",
-            abstract: "A live bank and attacker on 127.0.0.1 for real clients: curl, openssl s_client, Python.",
+            abstract: "A live bank and attacker on 127.0.0.1 (or --listen ADDR) for real clients: curl, openssl s_client, Python, browsers.",
             discussion: "Prints ready-to-paste commands, then one line per intercepted connection until ^C. The files in --dir are kept.")
 
         @OptionGroup var options: ScenarioOptions
@@ -15,8 +16,14 @@ extension MitmSim {
         @Argument(help: "The lesson whose world to use (default: the first lesson with a forging attacker).")
         var scenario: String?
 
-        @Option(help: "The attacker's port on 127.0.0.1 (default: a free one).")
+        @Option(help: "The attacker's port (default: a free one).")
         var port: UInt16 = 0
+
+        @Option(
+            help: ArgumentHelp(
+                "Listen on this IPv4 address of this machine instead of 127.0.0.1, so other devices can connect (anyone on that network).",
+                valueName: "ADDR"))
+        var listen: String?
 
         @Option(help: "Where to write the certificates, keys, .p12, pins and commands.txt.")
         var dir: String = "mitmsim-lab"
@@ -25,11 +32,14 @@ extension MitmSim {
         var tui = false
 
         func run() throws {
+            let address = try listen.map { text in
+                do { return try ListenAddress(text) } catch { throw BadInput(option: "--listen", error) }
+            }
             let lesson = try scenario.map(options.load) ?? options.loadAll().first { $0.attacker.attack == .forge }
             guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
             let lab: Lab
             do {
-                lab = try Lab(lesson, directory: dir, port: port) { flow in
+                lab = try Lab(lesson, directory: dir, address: address ?? .loopback, port: port) { flow in
                     if !tui {
                         print("[flow] \(flow)")
                         fflush(nil)
@@ -39,9 +49,16 @@ extension MitmSim {
                 throw BadInput("\(error)")
             }
             print(
-                "mitmsim lab: world of '\(lesson.id)'. Bank \(lesson.server.host) on 127.0.0.1:\(lab.originPort); "
-                    + "attacker on 127.0.0.1:\(lab.proxyPort) (transparent TLS and HTTP CONNECT). Files in \(dir)/.")
-            print("Everything listens on 127.0.0.1 only. Paste any of these in another terminal:\n")
+                "mitmsim lab: world of '\(lesson.id)'. Bank \(lesson.server.host) on \(lab.address):\(lab.originPort); "
+                    + "attacker on \(lab.address):\(lab.proxyPort) (transparent TLS, HTTP CONNECT to \(lesson.server.host) only, "
+                    + "and its profile page at http://\(lab.address):\(lab.proxyPort)/). Files in \(dir)/.")
+            if let address {
+                let reach = address.isLoopback ? "\(address) is a loopback address, so that is only this machine" : "that is anyone on its network"
+                print("WARNING: --listen \(address): anyone who can reach \(address) can connect to the bank and the attacker; \(reach).")
+            } else {
+                print("Everything listens on 127.0.0.1 only.")
+            }
+            print("Paste any of these in another terminal:\n")
             for (index, command) in lab.commands.enumerated() {
                 print("\(index + 1). \(command.title)")
                 print("   like AFSecurityPolicy: \(command.policy); expect: \(command.expected)")
@@ -52,7 +69,7 @@ extension MitmSim {
                 do {
                     try ConsoleApp.runLab(
                         ConsoleState.LabView(
-                            title: "world of '\(lesson.id)', attacker on 127.0.0.1:\(lab.proxyPort)",
+                            title: "world of '\(lesson.id)', attacker on \(lab.address):\(lab.proxyPort)",
                             commands: lab.commands), flows: { lab.flows })
                 } catch let error as TerminalError {
                     lab.stop()

@@ -1,0 +1,142 @@
+import Foundation
+import LoopbackTLS
+import PKI
+
+/// The attacker's "Wi-Fi security profile" site, on the proxy's own port over plain HTTP: the lure
+/// that gets a device to trust the attacker's CA, which is how lesson 03's story happens for real.
+///
+/// `GET /` is a page that links the CA as PEM, as DER (`.cer` and `.crt`) and inside an Apple
+/// configuration profile (`.mobileconfig`), and says what installing it means; those files are served
+/// at their paths, every other path is 404. Without a CA (an attacker that signs its forgeries with
+/// their own keys) the page says there is nothing to install.
+struct ProfileSite: HTTPApplication {
+    /// The CA the site offers.
+    let authority: Certificate?
+    /// The host the lab's attacker intercepts (named on the page).
+    let bankHost: String
+
+    static let pemPath = "/wifi-security-ca.pem"
+    static let cerPath = "/wifi-security-ca.cer"
+    static let crtPath = "/wifi-security-ca.crt"
+    static let profilePath = "/wifi-security.mobileconfig"
+
+    func respond(to request: HTTPMessage) -> HTTPMessage {
+        guard let (method, path) = request.requestTarget, method == "GET" else {
+            var response = HTTPMessage.response(405, "Method Not Allowed", body: Array("Only GET is served here.\n".utf8), contentType: "text/plain")
+            response.headers.append("Allow: GET")
+            return response
+        }
+        if path == "/" { return .response(200, "OK", body: Array(page.utf8)) }
+        guard let authority, let file = file(path, authority) else {
+            return .response(404, "Not Found", body: Array("Nothing here. The profile page is at /.\n".utf8), contentType: "text/plain")
+        }
+        var response = HTTPMessage.response(200, "OK", body: file.body, contentType: file.type)
+        response.headers.append("Content-Disposition: attachment; filename=\"\(path.dropFirst())\"")
+        return response
+    }
+
+    /// What each path serves, for this CA.
+    private func file(_ path: String, _ authority: Certificate) -> (body: [UInt8], type: String)? {
+        switch path {
+        case Self.pemPath: (try? authority.pemEncoded()).map { ($0, "application/x-pem-file") }
+        case Self.cerPath, Self.crtPath: (authority.der, "application/x-x509-ca-cert")
+        case Self.profilePath: (Array(Self.configurationProfile(installing: authority).utf8), "application/x-apple-aspen-config")
+        default: nil
+        }
+    }
+
+    private var page: String {
+        let offer: String
+        if let authority {
+            let name = authority.label.markupEscaped
+            offer = """
+                <p>To use this Wi-Fi network, install its security profile:</p>
+                <ul>
+                <li><a href="\(Self.profilePath)">iPhone, iPad, Mac: configuration profile</a></li>
+                <li><a href="\(Self.crtPath)">Android, Windows: certificate (.crt)</a>, also as <a href="\(Self.cerPath)">.cer</a></li>
+                <li><a href="\(Self.pemPath)">Linux, Firefox, curl, Python: certificate (PEM)</a></li>
+                </ul>
+                <h2>What installing it means</h2>
+                <p>This is the attacker's page in the mitmsim classroom lab, and every link above is the attacker's \
+                certificate authority, '\(name)'. A device that trusts it as a root (on iPhone and iPad, once full \
+                trust is also turned on under Settings, General, About, Certificate Trust Settings) accepts the \
+                certificates it signs, for any website, without a warning. Whoever holds its private key can then \
+                impersonate any website to that device: in this lab, the attacker forges certificates for \
+                \(bankHost.markupEscaped) and reads what a device sends there through it. Apps that pin their server's certificate or \
+                public key still refuse the forgery. Remove the certificate after the class.</p>
+                """
+        } else {
+            offer = """
+                <p>In this lesson's world the attacker has no certificate authority of its own: its forgeries sign \
+                themselves, so there is nothing to install.</p>
+                """
+        }
+        return """
+            <html><head><title>Wi-Fi security profile</title><meta name="viewport" content="width=device-width"></head><body>
+            <h1>Wi-Fi security profile</h1>
+            \(offer)
+            </body></html>
+
+            """
+    }
+
+    /// An iOS/macOS configuration profile with one `com.apple.security.root` payload carrying the CA's DER.
+    ///
+    /// Its UUIDs come from the CA's fingerprint, so the same CA always gives the same profile (a device
+    /// that installs it again replaces it rather than adding a second one).
+    static func configurationProfile(installing authority: Certificate) -> String {
+        let fingerprint = authority.sha256Hex
+        func uuid(_ salt: String) -> String {
+            let hex = OpenSSL.sha256(Array((salt + fingerprint).utf8)).hexString.uppercased()
+            return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+                String(hex.dropFirst(range.lowerBound).prefix(range.count))
+            }.joined(separator: "-")
+        }
+        let identifier = "test.mitmsim.lab.\(fingerprint.prefix(16))"
+        let name = authority.label.markupEscaped
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+                <key>PayloadContent</key>
+                <array>
+                    <dict>
+                        <key>PayloadCertificateFileName</key>
+                        <string>wifi-security-ca.cer</string>
+                        <key>PayloadContent</key>
+                        <data>\(Data(authority.der).base64EncodedString())</data>
+                        <key>PayloadDescription</key>
+                        <string>Adds the root certificate '\(name)'</string>
+                        <key>PayloadDisplayName</key>
+                        <string>\(name)</string>
+                        <key>PayloadIdentifier</key>
+                        <string>\(identifier).root</string>
+                        <key>PayloadType</key>
+                        <string>com.apple.security.root</string>
+                        <key>PayloadUUID</key>
+                        <string>\(uuid("root"))</string>
+                        <key>PayloadVersion</key>
+                        <integer>1</integer>
+                    </dict>
+                </array>
+                <key>PayloadDescription</key>
+                <string>The mitmsim classroom lab's attacker CA, '\(name)'. Remove it after the class.</string>
+                <key>PayloadDisplayName</key>
+                <string>Wi-Fi security profile</string>
+                <key>PayloadIdentifier</key>
+                <string>\(identifier)</string>
+                <key>PayloadRemovalDisallowed</key>
+                <false/>
+                <key>PayloadType</key>
+                <string>Configuration</string>
+                <key>PayloadUUID</key>
+                <string>\(uuid("profile"))</string>
+                <key>PayloadVersion</key>
+                <integer>1</integer>
+            </dict>
+            </plist>
+
+            """
+    }
+}
