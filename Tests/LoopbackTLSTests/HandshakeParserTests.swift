@@ -10,8 +10,12 @@ struct HandshakeParserTests {
     static func vector16(_ bytes: [UInt8]) -> [UInt8] { u16(bytes.count) + bytes }
 
     /// A ClientHello body: version, random, session id, one cipher suite, null compression, extensions.
-    static func clientHello(serverName: String?, versions: [UInt16]) -> [UInt8] {
+    static func clientHello(serverName: String?, versions: [UInt16], protocols: [String] = []) -> [UInt8] {
         var extensions: [UInt8] = []
+        if !protocols.isEmpty {
+            let list = protocols.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+            extensions += u16(16) + vector16(vector16(list))
+        }
         if let serverName {
             let name = Array(serverName.utf8)
             let list = [0] + vector16(name)  // host_name entry
@@ -34,6 +38,14 @@ struct HandshakeParserTests {
         let hello = try #require(HandshakeParser(Self.clientHello(serverName: "bank.test", versions: [0x0304, 0x0303])[...]).clientHello())
         #expect(hello.serverName == "bank.test")
         #expect(hello.versions == [0x0304, 0x0303])
+    }
+
+    @Test func aClientHelloGivesTheApplicationProtocolsItOffers() throws {
+        let body = Self.clientHello(serverName: "bank.test", versions: [0x0304], protocols: ["h2", "http/1.1"])
+        #expect(HandshakeParser.clientHello(record: Self.record(body))?.protocols == ["h2", "http/1.1"])
+        #expect(HandshakeParser(Self.clientHello(serverName: nil, versions: [])[...]).clientHello()?.protocols == [])
+        #expect(HandshakeParser.protocolNames([0, 3, 2, 0x68, 0x32][...]) == ["h2"])
+        #expect(HandshakeParser.protocolNames([0, 5, 2, 0x68, 0x32][...]) == [], "a list cut short gives nothing, never a crash")
     }
 
     @Test func withoutExtensionsAClientHelloOffersOnlyItsLegacyVersionAndNoName() throws {
