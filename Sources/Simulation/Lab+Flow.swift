@@ -77,10 +77,14 @@ extension Lab {
             }
         }
 
-        /// "#2 CONNECT bank.test:443, SNI 'bank.test', ALPN h2, http/1.1, User-Agent 'curl/7.88.1'": what
-        /// identifies the connection, as far as the proxy got with it.
+        /// "#2 CONNECT bank.test:443", "#3 transparent TLS", "#4 plain HTTP": the connection's number and how it came.
         public var connection: String {
-            var parts = ["#\(number) " + (connectTarget.map { "CONNECT \($0)" } ?? (isPlainHTTP ? "plain HTTP" : "transparent TLS"))]
+            "#\(number) " + (connectTarget.map { "CONNECT \($0)" } ?? (isPlainHTTP ? "plain HTTP" : "transparent TLS"))
+        }
+
+        /// "SNI 'bank.test', ALPN h2, http/1.1, User-Agent 'curl/7.88.1'": what the client said about itself.
+        public var clientDetails: String {
+            var parts: [String] = []
             if !isPlainHTTP {
                 parts.append(serverName.map { "SNI '\($0)'" } ?? "no SNI" + (host.map { " (routed to '\($0)')" } ?? ""))
                 if let offeredProtocols { parts.append(offeredProtocols.isEmpty ? "no ALPN" : "ALPN " + offeredProtocols.joined(separator: ", ")) }
@@ -95,8 +99,8 @@ extension Lab {
             return false
         }
 
-        /// "#1 CONNECT bank.test:443, SNI 'bank.test', no ALPN: presented 'forged bank-leaf' -> 'attacker-ca';
-        /// the client ACCEPTED it and sent a request; STOLEN password 'hunter2'; READ POST /login HTTP/1.1".
+        /// "#1 CONNECT bank.test:443: STOLEN password 'hunter2'; presented 'forged bank-leaf' -> 'attacker-ca'; the
+        /// client ACCEPTED it; READ POST /login HTTP/1.1 [SNI 'bank.test', no ALPN, User-Agent '…']".
         public var description: String {
             let presented = "presented \(presentedChain.map { "'\($0)'" }.joined(separator: " -> ")); "
             let what: String
@@ -121,13 +125,14 @@ extension Lab {
                     + "the client completed the handshake, then sent nothing until the proxy's timeout closed the connection, "
                     + "which happens when a browser opens a spare connection it does not use"
             case .read(let requestLine, _):
-                var line = presented + "the client ACCEPTED it and sent a request"
-                if let stolenSecret { line += "; STOLEN password '\(stolenSecret)'" }
+                // The theft first: it is what the room is watching for.
+                var line = (stolenSecret.map { "STOLEN password '\($0)'; " } ?? "") + presented + "the client ACCEPTED it"
                 if let requestLine { line += "; READ \(requestLine)" }
                 if let upstreamFailure { line += "; upstream failed: \(upstreamFailure)" }
                 what = line
             }
-            return "\(connection): \(what)"
+            // What happened first, so a narrow screen keeps it; what the client said about itself last.
+            return "\(connection): \(what)" + (clientDetails.isEmpty ? "" : " [\(clientDetails)]")
         }
     }
 }
