@@ -52,7 +52,8 @@ extension Canvas {
         var (first, last) = (focus, focus)
         var used = heights[focus]
         func cost(_ index: Int) -> Int { heights[index] + spacing - 1 }
-        while first > 0, used + cost(first - 1) <= rows / 3 {
+        // Up to half the rows the current event leaves go to what led to it.
+        while first > 0, used - heights[focus] + cost(first - 1) <= (rows - heights[focus]) / 2 {
             first -= 1
             used += cost(first)
         }
