@@ -26,11 +26,19 @@ public struct ConsoleState: Sendable {
     public var selection = 0
     /// The lesson being walked through, as edited (policy and attack changes apply to this copy).
     public var scenario: Scenario?
+    /// The lesson as written, kept for `r` (reset) and to say what an edit changed from it.
+    public var lesson: Scenario?
     public var report: RunReport?
     /// The event the walkthrough points at.
     public var step = 0
     /// What the last edit changed and what the verdict became ("pinning mode none → certificate: …").
     public var change: String?
+    /// What the last edit changed, without the verdict: all a class may see before it answers.
+    public var changeBeforeVerdict: String?
+    /// How the settings on screen differ from the lesson's, and what decides now; nil for the lesson as written.
+    public var departure: LessonDeparture?
+    /// A one-off remark on the last key (why it did nothing), cleared by the next key.
+    public var note: String?
     /// Set by an edit until its re-run arrives.
     var pendingChange: String?
     public var matrix: Matrix?
@@ -57,6 +65,17 @@ public struct ConsoleState: Sendable {
         return catalog.filter { "\($0.id) \($0.title) \($0.group) \($0.summary)".lowercased().contains(needle) }
     }
 
+    /// Whether the lesson's answer may be on screen: always, except in classroom mode before the class answers.
+    public var revealed: Bool { !awaitingPrediction }
+
+    /// The part of the lesson's text to show now: the story before the class answers, the reveal after,
+    /// and both outside classroom mode.
+    public var lessonText: String {
+        guard let lesson = lesson ?? scenario else { return "" }
+        if !classroom { return lesson.lesson.text }
+        return awaitingPrediction ? lesson.lesson.story : lesson.lesson.reveal
+    }
+
     /// Index of the client's verdict in the event list: the step that decides.
     public var decidingStep: Int? {
         report?.events.firstIndex { if case .judged = $0.kind { true } else { false } }
@@ -67,12 +86,15 @@ public struct ConsoleState: Sendable {
         let previous = self.report?.verdict
         self.report = report
         scenario = report.scenario
+        if lesson == nil { lesson = report.scenario }
+        departure = lesson.flatMap { LessonDeparture(report, lesson: $0) }
         step = 0
         if let pendingChange {
             change = "\(pendingChange): \(report.verdict)" + (previous.map { $0 == report.verdict ? " (unchanged)" : " (was \($0))" } ?? "")
         } else {
             change = nil
         }
+        changeBeforeVerdict = pendingChange
         pendingChange = nil
         predictionResult = nil
         awaitingPrediction = classroom && report.evaluation != nil

@@ -34,11 +34,12 @@ struct Canvas {
 
     mutating func header(_ title: String, _ state: ConsoleState? = nil) {
         screen.paint(row: 0, column: 0, width: width, style: .title)
-        screen.put(" mitmsim  " + title, row: 0, column: 0, style: .title)
-        if let state, state.classroom {
-            let score = "classroom  score \(state.score.right)/\(state.score.asked) "
-            screen.put(score, row: 0, column: width - score.count, style: .title)
-        }
+        let score = state.map { $0.classroom ? "classroom  score \($0.score.right)/\($0.score.asked) " : "" } ?? ""
+        // The title yields to the score: cut, with an ellipsis, a column short of it.
+        let room = width - score.count - (score.isEmpty ? 0 : 1)
+        let full = " mitmsim  " + title
+        screen.put(full.count > room ? String(full.prefix(room - 1)) + "…" : full, row: 0, column: 0, style: .title)
+        screen.put(score, row: 0, column: width - score.count, style: .title)
     }
 
     mutating func footer(_ text: String) {
@@ -59,13 +60,6 @@ struct Canvas {
             next += 1
         }
         return next
-    }
-
-    /// Markdown paragraphs as lines to wrap: single line breaks are soft, blank lines end a paragraph,
-    /// and bold markers are dropped (a terminal cannot show them as such).
-    static func reflow(_ markdown: String) -> String {
-        markdown.replacingOccurrences(of: "**", with: "").trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "\n\n")
-            .map { $0.components(separatedBy: "\n").joined(separator: " ") }.joined(separator: "\n")
     }
 
     static func wrap(_ text: String, width: Int) -> [String] {
@@ -129,84 +123,97 @@ struct Canvas {
         }
         let policyEnd = paragraph("AFSecurityPolicy: " + report.policyDescription, row: 1, lines: 2, style: .accent)
         screen.put("attack: " + scenario.attacker.summary, row: policyEnd, column: 1, style: .accent)
-
-        let wide = width >= 120
-        let laneWidth = wide ? width - 40 : width
-        let traceRows = wide ? 0 : min(6, report.evaluation?.steps.count ?? 1)
-        let changeLines = state.change.map { Array(Canvas.wrap($0, width: width - 2).prefix(2)) } ?? []
-        let spacing = state.classroom ? 2 : 1
         let laneTop = policyEnd + 2
-        // Lanes take the rows their events need; what is left goes to the lesson text below.
-        let reserved = (wide ? 0 : traceRows + 1) + 1 + 2 + 3 + changeLines.count + 1
-        let laneRows = max(3, min(report.events.count * spacing, height - laneTop - reserved))
-        lanes(state, report, top: laneTop, rows: laneRows, width: laneWidth)
-        if wide {
-            trace(state, report, top: laneTop - 1, column: laneWidth + 1, rows: laneRows + 1, width: width - laneWidth - 1)
-        } else {
-            rule(laneTop + laneRows, "AFSecurityPolicy trace")
-            trace(state, report, top: laneTop + laneRows + 1, column: 0, rows: traceRows, width: width)
-        }
-        let bottom = max(laneTop + laneRows, wide ? 0 : laneTop + laneRows + 1 + traceRows)
-        rule(bottom, "step \(state.step + 1) of \(report.events.count)")
-        let current = report.events[safe: state.step]
-        var row = paragraph(current?.description ?? "", row: bottom + 1, lines: 2, style: style(of: current?.actor))
-        let verdictRow = height - 1
-        row = paragraph(Canvas.reflow(scenario.lesson.text), row: row, lines: verdictRow - changeLines.count - row, style: .dim)
-        for (index, line) in changeLines.enumerated() {
-            screen.put(line, row: verdictRow - changeLines.count + index, column: 1, style: .accent)
-        }
-        verdictLine(state, report, row: verdictRow)
-    }
 
-    private mutating func lanes(_ state: ConsoleState, _ report: RunReport, top: Int, rows: Int, width: Int) {
-        let column = width / 3
-        for (index, title) in ["client", "proxy / attacker", "origin"].enumerated() {
-            screen.put(title, row: top - 1, column: index * column + 1, style: [Style.client, .proxy, .origin][index])
-        }
-        let spacing = state.classroom ? 2 : 1
-        let visible = max(1, rows / spacing)
-        let first = max(0, min(state.step - visible / 2, report.events.count - visible))
-        for (offset, event) in report.events.enumerated().dropFirst(first).prefix(visible) {
-            let row = top + (offset - first) * spacing
-            let lane = Self.lane(of: event.actor)
-            let arrow = event.peer.map { Self.lane(of: $0) > lane ? "→ " : "← " } ?? "• "
-            let hidden = state.awaitingPrediction && offset > (state.decidingStep ?? .max)
-            let isCurrent = offset == state.step
-            if isCurrent { screen.paint(row: row, column: 0, width: width, style: .selected) }
-            let style: Style = isCurrent ? .selected : offset == state.decidingStep ? .deciding : self.style(of: event.actor)
-            screen.put(hidden ? "…" : arrow + event.text, row: row, column: lane * column + 1, style: style, width: column - 1)
-        }
-    }
+        // The bottom is laid out first, so the verdict and the reason for it always fit.
+        let bottom = bottomLines(state, report)
+        let traceLines = traceLines(state, report)
+        let lessonLines = Canvas.markdownLines(state.lessonText, width: width - 2)
+        let events = diagramEvents(state, report)
+        let spacing = state.classroom && height >= 40 ? 2 : 1
+        let withProxy = report.events.contains { $0.actor == .proxy }
+        let lanes = Self.laneColumns(width: width, withProxy: withProxy)
+        let eventRows = events.reduce(0) { $0 + Self.labelLines($1, lanes: lanes, width: width, full: true).count + spacing - 1 }
 
-    /// Client, proxy and origin, left to right.
-    static func lane(of actor: NetworkEvent.Actor) -> Int {
-        switch actor {
-        case .client: 0
-        case .proxy: 1
-        case .origin: 2
-        }
-    }
+        // Rows between the lane titles and the bottom: at least five for the diagram and a few trace
+        // steps; then the lesson's text; what is left widens the trace, then the diagram.
+        var left = height - 1 - bottom.count - laneTop
+        let laneRows = min(eventRows, 5)
+        let traceRows = 1 + min(traceLines.count, 3)
+        left -= laneRows + traceRows
+        let lessonNeed = lessonLines.isEmpty ? 0 : 1 + (state.departure == nil ? 0 : 1) + lessonLines.count
+        let lessonRows = min(lessonNeed, max(0, left)) >= 2 ? min(lessonNeed, left) : 0
+        left -= lessonRows
+        let extraTrace = min(max(0, left), traceLines.count + 1 - traceRows)
+        left -= extraTrace
+        let diagramRows = laneRows + max(0, left)
 
-    private mutating func trace(_ state: ConsoleState, _ report: RunReport, top: Int, column: Int, rows: Int, width: Int) {
-        guard let evaluation = report.evaluation else {
-            screen.put(RunReport.noChainJudged, row: top, column: column + 1, style: .dim)
-            return
+        diagram(events, current: state.step, top: laneTop, rows: diagramRows, spacing: spacing, withProxy: withProxy)
+
+        var row = laneTop + diagramRows
+        rule(row, "AFSecurityPolicy trace")
+        let stepLabel = " step \(state.step + 1) of \(report.events.count) "
+        screen.put(stepLabel, row: row, column: width - stepLabel.count - 2, style: .border)
+        for line in traceLines.prefix(traceRows + extraTrace - 1) {
+            row += 1
+            screen.put(line.text, row: row, column: 1, style: line.style, width: width - 2)
         }
-        if state.awaitingPrediction {
-            screen.put("(hidden until you predict)", row: top, column: column + 1, style: .dim)
-            return
-        }
-        let deciding = evaluation.decidingStep
-        var row = top
-        for step in evaluation.steps where row < top + rows {
-            let style = step == deciding ? .deciding : Self.style(of: step.outcome)
-            if column > 0 {
-                // Beside the lanes there is room to wrap each step in full.
-                row = paragraph(step.description, row: row, lines: top + rows - row, style: style, indent: column + 1)
-            } else {
-                screen.put(step.description, row: row, column: column + 1, style: style, width: width - 2)
+        row += 1
+        if lessonRows > 0 {
+            rule(row, state.departure == nil ? "lesson" : "lesson, as written")
+            row += 1
+            if state.departure != nil {
+                screen.put(LessonDeparture.staleLessonText, row: row, column: 1, style: .warning, width: width - 2)
                 row += 1
             }
+            for line in lessonLines.prefix(lessonRows - (state.departure == nil ? 1 : 2)) {
+                put(line, row: row, column: 1)
+                row += 1
+            }
+        }
+        for (index, line) in bottom.enumerated() {
+            screen.put(line.text, row: height - 1 - bottom.count + index, column: 1, style: line.style, width: width - 2)
+        }
+        verdictLine(state, report, row: height - 1)
+    }
+
+    /// Above the verdict: a refusal note, what changed (from the lesson, or by the last edit), and the
+    /// deciding step's whole sentence, which is the reason for the verdict. Only what a class may see
+    /// before it answers.
+    private func bottomLines(_ state: ConsoleState, _ report: RunReport) -> [(text: String, style: Style)] {
+        let room = width - 2
+        var lines: [(text: String, style: Style)] = []
+        func add(_ text: String, _ style: Style, at most: Int = .max) { lines += Canvas.wrap(text, width: room).prefix(most).map { ($0, style) } }
+        if let note = state.note { add(note, .warning, at: 2) }
+        if let departure = state.departure {
+            add(departure.summary, .accent, at: 2)
+            if state.revealed { add(departure.deciding, .deciding) }
+            return lines
+        }
+        if let change = state.revealed ? state.change : state.changeBeforeVerdict { add(change, .accent, at: 2) }
+        if state.revealed, let deciding = report.evaluation?.decidingStep { add(deciding.description, .deciding) }
+        return lines
+    }
+
+    /// The trace, one line a step (the deciding step is also written in full above the verdict).
+    private func traceLines(_ state: ConsoleState, _ report: RunReport) -> [(text: String, style: Style)] {
+        guard let evaluation = report.evaluation else { return [(RunReport.noChainJudged, .dim)] }
+        guard state.revealed else { return [("(the trace is hidden until the class answers)", .dim)] }
+        let deciding = evaluation.decidingStep
+        return evaluation.steps.map { step in (step.description, step == deciding ? .deciding : Self.style(of: step.outcome)) }
+    }
+
+    /// The events the diagram may show: before the class answers, the decision is hidden and nothing after it is drawn.
+    private func diagramEvents(_ state: ConsoleState, _ report: RunReport) -> [DiagramEvent] {
+        let deciding = state.decidingStep
+        return report.events.enumerated().compactMap { index, event in
+            if !state.revealed, let deciding, index >= deciding {
+                guard index == deciding else { return nil }
+                return DiagramEvent(
+                    index: index, actor: .client, peer: nil, text: "the client judges the chain: hidden until the class answers (y or n)", style: .deciding)
+            }
+            let style: Style = index == deciding ? .deciding : self.style(of: event.actor)
+            return DiagramEvent(index: index, actor: event.actor, peer: event.peer, text: event.text, style: style)
         }
     }
 
@@ -311,29 +318,46 @@ struct Canvas {
             }
             return
         }
-        let labelWidth = 26
-        let cell = max(5, (width - labelWidth - 1) / matrix.columns.count)
+        // Full labels and symbols when they fit; otherwise the short ones, which the legend names.
+        let fullLabels = matrix.policies.map { $0.label.split(separator: " ").joined(separator: " ") }
+        let wide = (fullLabels.map(\.count).max() ?? 0) + 2 + matrix.columns.count * 9 <= width
+        let labels = wide ? fullLabels : matrix.policies.map(\.shortLabel)
+        let labelWidth = (labels.map(\.count).max() ?? 0) + 2
+        let cell = max(5, (width - labelWidth - 1) / max(1, matrix.columns.count))
         for (index, column) in matrix.columns.enumerated() {
-            screen.put(String(column.rawValue.prefix(cell - 1)), row: 1, column: labelWidth + index * cell, style: .accent)
+            screen.put(column.abbreviation, row: 1, column: labelWidth + index * cell, style: .accent, width: cell - 1)
         }
-        let rows = height - 5
+        let legend = (wide ? Array(matrix.legend.prefix(2)) + matrix.compactLegend.suffix(1) : matrix.compactLegend).flatMap {
+            Canvas.wrap($0, width: width - 2)
+        }
+        let selected = matrix.cell(matrix.policies[state.matrixCursor.row], matrix.columns[state.matrixCursor.column])
+        let explanation = selected.map { matrix.explanation(of: $0).flatMap { Canvas.wrap($0, width: width - 2) } } ?? []
+        let rows = max(3, height - 4 - legend.count - explanation.count)
         let first = max(0, min(state.matrixCursor.row - rows / 2, matrix.policies.count - rows))
         for (offset, policy) in matrix.policies.enumerated().dropFirst(first).prefix(rows) {
             let row = 2 + offset - first
-            screen.put(
-                policy.label.split(separator: " ").filter { !$0.isEmpty }.joined(separator: " "), row: row, column: 1,
-                style: offset == state.matrixCursor.row ? .accent : .normal, width: labelWidth - 1)
+            screen.put(labels[offset], row: row, column: 1, style: offset == state.matrixCursor.row ? .accent : .normal, width: labelWidth - 1)
             for (index, column) in matrix.columns.enumerated() {
                 guard let result = matrix.cell(policy, column) else { continue }
-                let selected = offset == state.matrixCursor.row && index == state.matrixCursor.column
-                let style: Style = selected ? .selected : result.symbol == "LEAKED" ? .leaked : result.trusted ? .accepted : .rejected
-                screen.put(String(result.symbol.prefix(cell - 1)), row: row, column: labelWidth + index * cell, style: style)
+                let isSelected = offset == state.matrixCursor.row && index == state.matrixCursor.column
+                let style: Style = isSelected ? .selected : result.symbol == "LEAKED" ? .leaked : result.trusted ? .accepted : .rejected
+                screen.put(wide ? result.symbol : result.shortSymbol, row: row, column: labelWidth + index * cell, style: style, width: cell - 1)
             }
         }
-        let counts = matrix.columns.map { "\(matrix.acceptedCount($0))/\(matrix.policies.count)" }
-        screen.put("accepted by", row: height - 3, column: 1, style: .dim)
-        for (index, count) in counts.enumerated() { screen.put(count, row: height - 3, column: labelWidth + index * cell, style: .dim) }
-        footer("A=allowInvalidCertificates V=validatesDomainName   arrows move   Enter load into the walkthrough   q back")
+        var row = 2 + min(rows, matrix.policies.count)
+        screen.put("accepted by (of \(matrix.policies.count))", row: row, column: 1, style: .dim)
+        for (index, column) in matrix.columns.enumerated() {
+            screen.put("\(matrix.acceptedCount(column))", row: row, column: labelWidth + index * cell, style: .dim)
+        }
+        for line in explanation {
+            row += 1
+            screen.put(line, row: row, column: 1, style: .accent)
+        }
+        for line in legend {
+            row += 1
+            screen.put(line, row: row, column: 1, style: .dim)
+        }
+        footer("arrows move   Enter load into the walkthrough   q back")
     }
 
     // MARK: - Pins
@@ -348,7 +372,7 @@ struct Canvas {
             if selected { screen.paint(row: 3 + index, column: 0, width: width, style: .selected) }
             screen.put("[\(pinned ? "x" : " ")] \(id)", row: 3 + index, column: 2, style: selected ? .selected : pinned ? .accepted : .normal)
         }
-        if let change = state.change { screen.put(change, row: height - 2, column: 1, style: .accent) }
+        if let change = state.revealed ? state.change : state.changeBeforeVerdict { screen.put(change, row: height - 2, column: 1, style: .accent) }
         footer("↑/↓ move   Space pin/unpin   q back")
     }
 
@@ -380,15 +404,20 @@ struct Canvas {
         let keys = [
             ("↑ ↓ Enter", "choose and open a lesson (picker); / filters, Esc clears"),
             ("→ Space", "next step of the walkthrough; ← previous; Home End first and last"),
-            ("j", "jump to the step where the client decides"),
+            ("j", "jump to the client's decision (hidden until a class answers)"),
             ("a", "toggle allowInvalidCertificates (the lesson runs again for real)"),
             ("d", "toggle validatesDomainName"),
             ("p", "cycle the pinning mode: none, publicKey, certificate"),
             ("P", "choose the pinned certificates"),
             ("A", "cycle the attack"),
-            ("x", "what the attacker read"),
+            ("t", "install or remove the attacker's CA on the device"),
+            ("c", "clock: the lesson's time, or a day after the server's leaf expires"),
+            ("D", "domain: the host, or nil (the policy is not told the host)"),
+            ("v", "the server's TLS versions: any, 1.2 only, 1.3 only"),
+            ("r", "reset everything to the lesson as written"),
+            ("x", "what the attacker read (after a class answers)"),
             ("i", "certificates: shown to the client vs the real ones"),
-            ("m", "the policy × attack matrix; Enter loads a cell"),
+            ("m", "policy × attack matrix; Enter loads a cell (after the answer)"),
             ("y n", "classroom mode: predict whether the client accepts"),
             ("?", "this help"),
             ("q Esc", "back, or quit from the lesson list"),

@@ -72,6 +72,8 @@ public enum Style: String, Hashable, Sendable, CaseIterable {
     case passed, failed, note, skipped, deciding
     case accepted, rejected, leaked
     case warning
+    /// Markdown in a lesson's text: `**bold**`, `` `code` `` and `*emphasis*`.
+    case strong, code, emphasis
 }
 
 /// A key press, decoded from the terminal.

@@ -311,6 +311,8 @@ private enum Palette {
                 case .accepted: table[style] = bold
                 case .leaked: table[style] = bold | underline
                 case .warning: table[style] = underline
+                case .strong, .code: table[style] = bold
+                case .emphasis: table[style] = underline
                 }
             }
             return table
@@ -356,6 +358,9 @@ private enum Palette {
                 fg = colour(COLOR_RED)
                 attributes = bold
             case .warning: fg = colour(COLOR_YELLOW)
+            case .strong: attributes = bold
+            case .code: fg = colour(COLOR_CYAN)
+            case .emphasis: attributes = underline
             }
             if self == .highContrast {
                 attributes |= bold

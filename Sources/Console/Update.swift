@@ -3,6 +3,7 @@ import Simulation
 /// Applies one key to the state; returns the work the app must do, if any. Pure: no I/O, no drawing.
 public func update(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     if key == .resize { return nil }
+    state.note = nil
     if state.showHelp {
         if key == .character("?") || key == .character("q") || key == .escape { state.showHelp = false }
         return nil
@@ -65,7 +66,9 @@ private func updatePicker(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     case .enter:
         guard count > 0 else { return nil }
         state.scenario = state.filtered[state.selection]
+        state.lesson = state.scenario
         state.report = nil
+        state.departure = nil
         state.change = nil
         state.matrix = nil
         return .run
@@ -78,7 +81,10 @@ private func updatePicker(_ state: inout ConsoleState, _ key: Key) -> Effect? {
 
 private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     guard let scenario = state.scenario else { return nil }
-    let last = max(0, (state.report?.events.count ?? 1) - 1)
+    // Before the class answers, the walk stops at the decision (which the screen hides).
+    let end = max(0, (state.report?.events.count ?? 1) - 1)
+    let last = state.revealed ? end : min(end, state.decidingStep ?? end)
+    let lesson = state.lesson ?? scenario
     switch key {
     case .right, .character(" "), .down: state.step = min(last, state.step + 1)
     case .left, .up: state.step = max(0, state.step - 1)
@@ -89,20 +95,34 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
     case .character("j"): state.step = state.decidingStep ?? state.step
     case .character("q"), .escape:
         state.screen = .picker
-    case .character("x"): state.screen = .attacker
+    case .character("x"):
+        guard state.revealed else { return answerFirst(&state, "what the attacker read") }
+        state.screen = .attacker
     case .character("i"): state.screen = .inspector
     case .character("P"):
         state.pinCursor = 0
         state.screen = .pins
     case .character("m"):
+        guard state.revealed else { return answerFirst(&state, "the matrix") }
         state.screen = .matrix
         return state.matrix?.scenarioID == scenario.id ? nil : .computeMatrix
     case .character("a"): return edit(&state, .toggleAllowInvalidCertificates)
     case .character("d"): return edit(&state, .toggleValidatesDomainName)
     case .character("p"): return edit(&state, .nextPinningMode)
     case .character("A"): return edit(&state, .nextAttack)
+    case .character("t"): return edit(&state, .toggleAttackerCA(lesson: lesson))
+    case .character("c"): return edit(&state, .toggleClock(lesson: lesson))
+    case .character("D"): return edit(&state, .toggleDomain)
+    case .character("v"): return edit(&state, .nextTLSVersions)
+    case .character("r"): return edit(&state, .reset(lesson: lesson))
     default: break
     }
+    return nil
+}
+
+/// A key that would show the answer, pressed while the class has not answered: it waits, and says why.
+private func answerFirst(_ state: inout ConsoleState, _ what: String) -> Effect? {
+    state.note = "\(what) shows the answer: first answer the question (y or n)"
     return nil
 }
 

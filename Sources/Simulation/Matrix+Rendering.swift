@@ -10,10 +10,7 @@ extension Matrix {
     public var text: String {
         let width = max(12, columns.map(\.rawValue.count).max() ?? 0)
         func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-        var lines = [
-            "Policy × attack for the world of '\(scenarioID)' (A = allowInvalidCertificates, V = validatesDomainName).",
-            "LEAKED: accepted and the attacker read the password; accepted: accepted, nothing leaked; rejected: refused.", "",
-        ]
+        var lines = ["Policy × attack for the world of '\(scenarioID)'."] + legend + [""]
         lines.append("policy".padding(toLength: 38, withPad: " ", startingAt: 0) + columns.map { pad($0.rawValue) }.joined(separator: " "))
         for policy in policies {
             lines.append(
@@ -48,10 +45,27 @@ extension Matrix {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"cells": [{"policy": {...}, "attack", "trusted", "attackerSawPlaintext"}]}`.
+    /// `{"cells": [{"policy": {...}, "attack", "trusted", "attackerSawPlaintext", "serverReceivedRequest", "decidingCheck"}]}`;
+    /// `decidingCheck` is null when the client never judged a chain.
     public var json: String {
         struct PolicyJSON: Encodable { let pinningMode: String, allowInvalidCertificates: Bool, validatesDomainName: Bool, pinned: String }
-        struct CellJSON: Encodable { let policy: PolicyJSON, attack: String, trusted: Bool, attackerSawPlaintext: Bool, serverReceivedRequest: Bool }
+        struct CellJSON: Encodable {
+            let policy: PolicyJSON, attack: String, trusted: Bool, attackerSawPlaintext: Bool, serverReceivedRequest: Bool
+            let decidingCheck: String?
+
+            enum CodingKeys: String, CodingKey { case policy, attack, trusted, attackerSawPlaintext, serverReceivedRequest, decidingCheck }
+
+            // Written by hand so a missing deciding check is an explicit null, not an absent key.
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(policy, forKey: .policy)
+                try container.encode(attack, forKey: .attack)
+                try container.encode(trusted, forKey: .trusted)
+                try container.encode(attackerSawPlaintext, forKey: .attackerSawPlaintext)
+                try container.encode(serverReceivedRequest, forKey: .serverReceivedRequest)
+                try container.encode(decidingCheck, forKey: .decidingCheck)
+            }
+        }
         struct Document: Encodable { let scenario: String, cells: [CellJSON] }
         let document = Document(
             scenario: scenarioID,
@@ -61,7 +75,7 @@ extension Matrix {
                         pinningMode: cell.policy.pinningMode.rawValue, allowInvalidCertificates: cell.policy.allowInvalidCertificates,
                         validatesDomainName: cell.policy.validatesDomainName, pinned: cell.policy.pinned.rawValue),
                     attack: cell.column.rawValue, trusted: cell.trusted, attackerSawPlaintext: cell.attackerSawPlaintext,
-                    serverReceivedRequest: cell.serverReceivedRequest)
+                    serverReceivedRequest: cell.serverReceivedRequest, decidingCheck: cell.decidingCheck?.rawValue)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -29,6 +29,36 @@ public struct Matrix: Sendable {
 
         /// The user was talked into installing the attacker's CA on the device.
         public var installsAttackerCA: Bool { self == .forgeInstalledCA }
+
+        /// A short header for narrow tables; `meaning` says what each stands for.
+        public var abbreviation: String {
+            switch self {
+            case .none: "none"
+            case .forgeUntrustedCA: "forg"
+            case .forgeInstalledCA: "inst"
+            case .selfSigned: "self"
+            case .wrongHost: "host"
+            case .expired: "exp"
+            case .misissued: "mis"
+            case .replayedChain: "repl"
+            case .stolenKey: "key"
+            }
+        }
+
+        /// What the column stages, in words.
+        public var meaning: String {
+            switch self {
+            case .none: "no attacker: the client reaches the real server"
+            case .forgeUntrustedCA: "a forgery signed by the attacker's CA, which the device does not trust"
+            case .forgeInstalledCA: "a forgery signed by the attacker's CA, which the user installed on the device"
+            case .selfSigned: "a self-signed certificate for the host"
+            case .wrongHost: "a valid certificate from a trusted public CA, for another host"
+            case .expired: "a certificate for the host, issued like the real one, that has expired"
+            case .misissued: "a certificate for the host mis-issued by a public CA the device trusts"
+            case .replayedChain: "the real server's chain replayed, without its private key"
+            case .stolenKey: "the real certificate with its stolen private key"
+            }
+        }
     }
 
     /// What is pinned, by role in the server's chain.
@@ -47,6 +77,18 @@ public struct Matrix: Sendable {
             self.pinned = pinned
         }
 
+        /// In full: "pinning mode certificate, allowInvalidCertificates YES, validatesDomainName NO, pinned intermediate".
+        public var description: String {
+            "pinning mode \(pinningMode.rawValue), allowInvalidCertificates \(allowInvalidCertificates ? "YES" : "NO"), "
+                + "validatesDomainName \(validatesDomainName ? "YES" : "NO"), pinned \(pinned.rawValue)"
+        }
+
+        /// "cert A=Y V=N pin intermediate": `label` with the pinning mode shortened (cert, pubkey), for narrow tables.
+        public var shortLabel: String {
+            let mode = ["certificate": "cert", "publicKey": "pubkey"][pinningMode.rawValue] ?? pinningMode.rawValue
+            return "\(mode) A=\(allowInvalidCertificates ? "Y" : "N") V=\(validatesDomainName ? "Y" : "N") pin \(pinned.rawValue)"
+        }
+
         /// "certificate  A=Y V=N pin intermediate".
         public var label: String {
             "\(pinningMode.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) A=\(allowInvalidCertificates ? "Y" : "N") "
@@ -60,9 +102,51 @@ public struct Matrix: Sendable {
         public let trusted: Bool
         public let attackerSawPlaintext: Bool
         public let serverReceivedRequest: Bool
+        /// The trace step that decided; nil when the client never judged a chain.
+        public let decidingCheck: TraceStep.Check?
+
+        /// "ACCEPTED at chainTrust", as a run's verdict line says it.
+        public var verdict: String {
+            guard let decidingCheck else { return trusted ? "ACCEPTED" : "NO VERDICT: the client never judged a chain" }
+            return "\(trusted ? "ACCEPTED" : "REJECTED") at \(decidingCheck.rawValue)"
+        }
 
         /// "LEAKED" (accepted, and the attacker read the traffic), "accepted" (accepted, nothing leaked) or "rejected".
         public var symbol: String { trusted ? (attackerSawPlaintext ? "LEAKED" : "accepted") : "rejected" }
+
+        /// `symbol` in at most four letters, for narrow tables: LEAK, acc, rej.
+        public var shortSymbol: String { trusted ? (attackerSawPlaintext ? "LEAK" : "acc") : "rej" }
+    }
+
+    /// What the symbols and abbreviations of the text table mean, one sentence each.
+    public var legend: [String] {
+        [Self.symbolLegend, Self.policyLegend] + columns.map { "\($0.rawValue): \($0.meaning)" }
+    }
+
+    /// The legend of a narrow table (short symbols, short labels, abbreviated columns), every abbreviation named.
+    public var compactLegend: [String] {
+        [
+            "LEAK = LEAKED: accepted, and the attacker read the decrypted request; acc = accepted, nothing read; rej = rejected.",
+            "A = allowInvalidCertificates, V = validatesDomainName (Y/N = YES/NO); cert = certificate, pubkey = publicKey.",
+            "Attacks: " + columns.map { "\($0.abbreviation) = \($0.rawValue)" }.joined(separator: ", ") + ".",
+        ]
+    }
+
+    static let symbolLegend =
+        "LEAKED: the client accepted and the attacker read the decrypted request; accepted: the client accepted and the attacker read nothing; "
+        + "rejected: the client refused the chain."
+    static let policyLegend =
+        "A = allowInvalidCertificates, V = validatesDomainName (Y = YES, N = NO); pin: what is pinned, by its place in the server's chain."
+
+    /// The selected cell in words: its whole policy, its attack, and what happened.
+    public func explanation(of cell: Cell) -> [String] {
+        [
+            "policy: " + cell.policy.description + (pinnedIDs[cell.policy.pinned].map { " ('\($0)')" } ?? ""),
+            "attack: \(cell.column.rawValue) (\(cell.column.attack(in: staged).summary)): \(cell.column.meaning)",
+            "result: \(cell.verdict), \(cell.symbol): "
+                + (cell.attackerSawPlaintext ? "the attacker read the decrypted request" : "the attacker read nothing")
+                + (cell.serverReceivedRequest ? ", and the bank received the request." : ", and the bank never received the request."),
+        ]
     }
 
     /// Ids of the certificates the matrix adds to the scenario's world.
@@ -226,7 +310,8 @@ final class MatrixStage: Sendable {
         return Matrix.Cell(
             policy: policy, column: column, trusted: result.verdict?.evaluation.isTrusted ?? false,
             attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
-            serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
+            serverReceivedRequest: origin.requestsReceived.count > requestsBefore,
+            decidingCheck: result.verdict?.evaluation.decidingStep?.check)
     }
 
     func stop() {

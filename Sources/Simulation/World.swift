@@ -67,6 +67,11 @@ public struct World: Sendable {
         return world
     }
 
+    /// When a certificate that gives no dates of its own is valid, in a world built at `clock`.
+    public static func defaultValidity(at clock: Date) -> (notBefore: Date, notAfter: Date) {
+        (clock.addingTimeInterval(-30 * 86_400), clock.addingTimeInterval(365 * 86_400))
+    }
+
     /// Certificates by id; an unknown id is an error naming `path` (the key the ids came from).
     func certificates(_ ids: [String], file: String, path: String) throws -> [Certificate] {
         try ids.enumerated().map { index, id in try entry(id, file: file, path: "\(path)[\(index)]").certificate }
@@ -86,8 +91,7 @@ public struct World: Sendable {
         let spec = scenario.world
         let file = scenario.file
         let factory = CertificateFactory(now: clock)
-        let defaultStart = clock.addingTimeInterval(-30 * 86_400)
-        let defaultEnd = clock.addingTimeInterval(365 * 86_400)
+        let (defaultStart, defaultEnd) = Self.defaultValidity(at: clock)
         var built: [String: Entry] = [:]
         func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
 

@@ -45,7 +45,8 @@ struct ConsoleRenderTests {
         let screen = render(state, size: Size(columns: 120, rows: 40))
         let lines = screen.text.components(separatedBy: "\n")
         let judged = try #require(lines.firstIndex { $0.contains("REJECTED the chain") })
-        #expect(screen.style(at: judged, 2) == .deciding)
+        let judgedColumn = try #require(lines[judged].range(of: "REJECTED")).lowerBound.utf16Offset(in: lines[judged])
+        #expect(screen.style(at: judged, judgedColumn) == .deciding)
         let verdict = try #require(lines.lastIndex { $0.hasPrefix(" REJECTED at chainTrust") })
         #expect(screen.style(at: verdict, 2) == .rejected)
         let failedStep = try #require(lines.firstIndex { $0.contains("[FAIL] chainTrust") })
@@ -59,6 +60,31 @@ struct ConsoleRenderTests {
         let last = lines.count - 1
         let column = lines[last].distance(from: lines[last].startIndex, to: try #require(lines[last].range(of: "The attacker read the password")).lowerBound)
         #expect(screen.style(at: last, column) == .leaked)
+    }
+
+    @Test func eachMessageIsAnArrowFromItsSenderToItsReceiverWithItsWholeLabel() throws {
+        let screen = render(Self.walkthrough("02-forged-untrusted-ca"), size: Size(columns: 120, rows: 40))
+        let lines = screen.text.components(separatedBy: "\n")
+        let certificate = try #require(lines.first { $0.contains("Certificate 'forged bank-leaf' -> 'attacker-ca'") })
+        #expect(certificate.contains("◀ Certificate 'forged bank-leaf' -> 'attacker-ca' ─"), "proxy to client, pointing at the client")
+        let titles = try #require(lines.first { $0.hasPrefix("client") })
+        let proxyLane = try #require(titles.range(of: "proxy / attacker")).lowerBound.utf16Offset(in: titles) + 8
+        let label = try #require(certificate.range(of: "attacker-ca'"))
+        let arrowEnd = try #require(certificate[label.upperBound...].firstIndex(of: "│")).utf16Offset(in: certificate)
+        #expect(arrowEnd == proxyLane, "the arrow ends at the proxy's lane")
+    }
+
+    @Test func theLessonsMarkdownIsDrawnAsAttributesNotAsMarks() throws {
+        let screen = render(Self.walkthrough("02-forged-untrusted-ca"), size: Size(columns: 120, rows: 40))
+        let lines = screen.text.components(separatedBy: "\n")
+        #expect(!screen.text.contains("**"))
+        #expect(!screen.text.contains("`"))
+        let story = try #require(lines.firstIndex { $0.contains("signed by attacker-ca") })
+        let column = try #require(lines[story].range(of: "attacker-ca")).lowerBound.utf16Offset(in: lines[story])
+        #expect(screen.style(at: story, column) == .code)
+        let looks = try #require(lines.firstIndex { $0.contains("The forgery looks right") })
+        let emphasis = try #require(lines[looks].range(of: "looks")).lowerBound.utf16Offset(in: lines[looks])
+        #expect(screen.style(at: looks, emphasis) == .emphasis)
     }
 
     @Test func aSmallTerminalIsToldSo() {

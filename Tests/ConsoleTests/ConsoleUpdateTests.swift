@@ -30,7 +30,7 @@ struct ConsoleUpdateTests {
         let screen = render(state, size: Size(columns: 80, rows: 24)).text
         #expect(screen.contains("REJECTED at pinnedAnchors"))
         #expect(state.change == "pinning mode publicKey → certificate: REJECTED at pinnedAnchors (was REJECTED at pinnedPublicKeyMatch)")
-        #expect(screen.contains("pinning mode publicKey → certificate: REJECTED at pinnedAnchors"))
+        #expect(Screen.shows("changed from the lesson: pinning mode none → certificate, pinned nothing → 'bank-leaf'", screen))
     }
 
     @Test func jumpingToTheDecidingStepLandsOnTheClientsVerdict() {
@@ -56,6 +56,34 @@ struct ConsoleUpdateTests {
         let text = render(state, size: Size(columns: 120, rows: 40)).text
         #expect(text.contains("≠ issuer"))
         #expect(text.contains("  SAN      bank.test"), "the forged leaf copies the names")
+    }
+
+    @Test func theInspectorMarksADifferentKeyOfTheSameType() throws {
+        var state = ConsoleRenderTests.walkthrough("03-installed-attacker-ca")
+        let report = try #require(state.report)
+        #expect(report.presentedChain[0].keyDescription == report.realChain[0].keyDescription, "a forged leaf: same algorithm, new key")
+        let key = try #require(report.certificateComparison[0].first { $0.name == "key" })
+        #expect(key.differs)
+        #expect(key.shown != key.real)
+        Self.press([.character("i")], &state)
+        #expect(render(state, size: Size(columns: 80, rows: 24)).text.contains("≠ key"))
+
+        let stolen = try #require(ConsoleRenderTests.walkthrough("22-stolen-key").report)
+        #expect(stolen.certificateComparison[0].first { $0.name == "key" }?.differs == false, "the stolen key is the bank's own")
+    }
+
+    @Test func theSelectedMatrixCellSaysItsPolicyItsAttackAndWhatDecided() throws {
+        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        Self.press([.character("m"), .right], &state)
+        let matrix = try #require(state.matrix)
+        let cell = try #require(matrix.cell(matrix.policies[0], .forgeUntrustedCA))
+        #expect(cell.decidingCheck == .chainTrust)
+        let text = render(state, size: Size(columns: 80, rows: 24)).text
+        #expect(Screen.shows("policy: pinning mode none, allowInvalidCertificates NO, validatesDomainName YES, pinned nothing", text))
+        #expect(Screen.shows("attack: forgeUntrustedCA (forge with 'matrix-attacker-ca')", text))
+        #expect(Screen.shows("result: REJECTED at chainTrust", text))
+        #expect(Screen.shows("forg = forgeUntrustedCA", text), "every abbreviation has its legend")
+        #expect(Screen.shows("LEAK = LEAKED", text))
     }
 
     @Test func aMatrixCellLoadsItsPolicyIntoTheWalkthrough() {
@@ -111,7 +139,9 @@ struct ConsoleUpdateTests {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
         Self.press([.character("?")], &state)
         let help = render(state, size: Size(columns: 80, rows: 24)).text
-        for key in ["j", "a", "d", "p", "P", "A", "x", "i", "m"] { #expect(help.contains("\n  \(key) ") || help.contains("  \(key)  ")) }
+        for key in ["j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "r", "x", "i", "m"] {
+            #expect(help.contains("\n  \(key) ") || help.contains("  \(key)  "))
+        }
         Self.press([.character("q")], &state)
         #expect(!state.showHelp)
         #expect(update(&state, .character("q")) == .quit)

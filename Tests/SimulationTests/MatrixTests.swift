@@ -29,6 +29,7 @@ struct MatrixTests {
             #expect(report.trusted == cell.trusted, "\(cell.policy.label) × \(cell.column)")
             #expect(report.attackerView.sawPlaintext == cell.attackerSawPlaintext, "\(cell.policy.label) × \(cell.column)")
             #expect(report.serverReceivedRequest == cell.serverReceivedRequest, "\(cell.policy.label) × \(cell.column)")
+            #expect(report.decidingCheck == cell.decidingCheck, "\(cell.policy.label) × \(cell.column)")
         }
     }
 
@@ -41,6 +42,22 @@ struct MatrixTests {
         let installed = Self.matrix.scenario(for: policy, .forgeInstalledCA)
         #expect(installed.world.authorities.contains { $0.id == "matrix-attacker-ca" && $0.trustedByDevice })
         #expect(!Self.matrix.staged.world.authorities.contains { $0.id == "matrix-attacker-ca" && $0.trustedByDevice })
+    }
+
+    @Test func eachCellNamesTheStepThatDecidedIt() {
+        let policy = Matrix.Policy(pinningMode: .none, allowInvalidCertificates: false, validatesDomainName: true, pinned: .nothing)
+        #expect(Self.matrix.cell(policy, .forgeUntrustedCA)?.decidingCheck == .chainTrust)
+        #expect(Self.matrix.cell(policy, .forgeUntrustedCA)?.verdict == "REJECTED at chainTrust")
+        let contradictory = Matrix.Policy(pinningMode: .none, allowInvalidCertificates: true, validatesDomainName: true, pinned: .nothing)
+        #expect(Self.matrix.cell(contradictory, .none)?.decidingCheck == .domainGuard)
+        let pinned = Matrix.Policy(pinningMode: .publicKey, allowInvalidCertificates: false, validatesDomainName: true, pinned: .leaf)
+        #expect(Self.matrix.cell(pinned, .forgeInstalledCA)?.decidingCheck == .pinnedPublicKeyMatch)
+    }
+
+    @Test func theTextTableHasALegendForEverySymbolAndAbbreviation() {
+        let text = Self.matrix.text
+        for words in ["LEAKED:", "accepted:", "rejected:", "A = allowInvalidCertificates", "V = validatesDomainName"] { #expect(text.contains(words)) }
+        for column in Matrix.Column.allCases { #expect(text.contains("\(column.rawValue): \(column.meaning)")) }
     }
 
     @Test func theDefaultPolicyFallsOnlyToAttackersTheDeviceTrusts() {

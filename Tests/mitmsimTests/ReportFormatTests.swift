@@ -70,6 +70,25 @@ struct ReportFormatTests {
         #expect(lines.last == "| accepted by | | | | " + accepted.map { "\($0) of \(expected.count)" }.joined(separator: " | ") + " |")
     }
 
+    @Test func theMatrixAsJSONNamesTheDecidingCheckOfEveryCellOrNull() throws {
+        let json = try mitmsim(["matrix", "--attacks", Self.attacks.joined(separator: ","), "--format", "json"]).json
+        let cells = try #require(json["cells"] as? [[String: Any]])
+        let checks: Set = [
+            "domainGuard", "policySelection", "chainTrust", "allowInvalidOverride", "pinnedAnchors", "pinnedCertificateMatch", "pinnedPublicKeyMatch",
+        ]
+        for cell in cells {
+            let value = try #require(cell["decidingCheck"], "every cell has the key, null when the client never judged")
+            #expect(value is NSNull || (value as? String).map(checks.contains) == true, "\(value)")
+        }
+        let defaultPolicy = cells.first { cell in
+            let policy = cell["policy"] as? [String: Any]
+            return cell["attack"] as? String == "forgeInstalledCA" && policy?["pinningMode"] as? String == "none"
+                && policy?["allowInvalidCertificates"] as? Bool == false && policy?["validatesDomainName"] as? Bool == true
+                && policy?["pinned"] as? String == "nothing"
+        }
+        #expect(defaultPolicy?["decidingCheck"] as? String == "chainTrust")
+    }
+
     /// Each row is four policy columns then one allowed symbol per attack, equal to the JSON's; one row per policy.
     func expectOneRowPerPolicy(_ rows: [[String]], matching expected: [String: [String]], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(rows.count == expected.count, sourceLocation: sourceLocation)

@@ -1,0 +1,47 @@
+import Foundation
+import LoopbackTLS
+
+extension Scenario {
+    /// Each setting of this scenario that differs from `lesson`, as "setting before → after": the
+    /// policy, the domain handed to it, the attack, the device trust store, the clock, the server's TLS
+    /// versions and the world's certificates. Empty when nothing differs.
+    public func changes(from lesson: Scenario) -> [String] {
+        var changes: [String] = []
+        func compare(_ name: String, _ before: String, _ after: String) {
+            if before != after { changes.append("\(name) \(before) → \(after)") }
+        }
+        let (old, new) = (lesson.client.policy, client.policy)
+        compare("pinning mode", old.pinningMode.rawValue, new.pinningMode.rawValue)
+        compare("allowInvalidCertificates", Self.yesNo(old.allowInvalidCertificates), Self.yesNo(new.allowInvalidCertificates))
+        compare("validatesDomainName", Self.yesNo(old.validatesDomainName), Self.yesNo(new.validatesDomainName))
+        compare("pinned", Self.pinned(old.pinnedCertificates), Self.pinned(new.pinnedCertificates))
+        compare("domain", lesson.domainDescription, domainDescription)
+        compare("attack", lesson.attacker.summary, attacker.summary)
+        let trustedBefore = Set(lesson.world.authorities.filter(\.trustedByDevice).map(\.id))
+        for authority in world.authorities {
+            compare("device trusts '\(authority.id)'", Self.yesNo(trustedBefore.contains(authority.id)), Self.yesNo(authority.trustedByDevice))
+        }
+        compare("clock", lesson.clock.formatted(.iso8601), clock.formatted(.iso8601))
+        compare("server TLS versions", ServerSpec.describe(lesson.server.versions), ServerSpec.describe(server.versions))
+        let added = Set(certificateIDs).subtracting(lesson.certificateIDs)
+        if !added.isEmpty { changes.append("certificates added: " + certificateIDs.filter(added.contains).map { "'\($0)'" }.joined(separator: ", ")) }
+        return changes
+    }
+
+    /// "'bank.test'", or "nil" when the policy is handed no domain.
+    var domainDescription: String { client.passesDomain ? "'\(server.host)'" : "nil" }
+
+    static func yesNo(_ value: Bool) -> String { value ? "YES" : "NO" }
+
+    static func pinned(_ ids: [String]) -> String { ids.isEmpty ? "nothing" : ids.map { "'\($0)'" }.joined(separator: ", ") }
+}
+
+extension ServerSpec {
+    /// The TLS versions a server may offer, in the order the console cycles them: any, 1.2 only, 1.3 only.
+    static let versionChoices: [ClosedRange<TLSVersion>] = [.tls12 ... .tls13, .tls12 ... .tls12, .tls13 ... .tls13]
+
+    /// "any", "1.2 only" or "1.3 only", as `server.tlsVersion` names them.
+    static func describe(_ versions: ClosedRange<TLSVersion>) -> String {
+        versions.lowerBound != versions.upperBound ? "any" : versions.lowerBound == .tls12 ? "1.2 only" : "1.3 only"
+    }
+}

@@ -1,0 +1,114 @@
+import Console
+import Foundation
+import Simulation
+import Testing
+
+/// Classroom mode: until the class answers, nothing on screen gives away the verdict, the deciding step
+/// or what the attacker read. Each test walks one way the answer used to leak.
+struct ClassroomTests {
+    static let size = Size(columns: 80, rows: 24)
+
+    /// A classroom walkthrough of `id`, run for real, with the question open.
+    static func question(_ id: String) -> ConsoleState {
+        var state = ConsoleState(catalog: ConsoleRenderTests.catalog, classroom: true)
+        state.scenario = ConsoleRenderTests.catalog.first { $0.id == id }
+        ConsoleApp.perform(.run, on: &state)
+        return state
+    }
+
+    /// What would give the answer away: the verdict words and the deciding step's sentence.
+    static func expectNothingGivesTheAnswerAway(_ state: ConsoleState, size: Size = size, sourceLocation: SourceLocation = #_sourceLocation) {
+        let text = render(state, size: size).text
+        #expect(state.awaitingPrediction, sourceLocation: sourceLocation)
+        #expect(text.contains("Will the client accept this chain? (y/n)"), sourceLocation: sourceLocation)
+        for giveaway in ["ACCEPTED", "REJECTED", "TRUSTED", "decided at"] {
+            #expect(!text.contains(giveaway), "'\(giveaway)' is on screen:\n\(text)", sourceLocation: sourceLocation)
+        }
+        if let deciding = state.report?.evaluation?.decidingStep {
+            #expect(!Screen.shows(deciding.detail, text), sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func afterAPolicyKeyTheChangeLineWaitsForTheAnswerBeforeSayingTheVerdict() {
+        var state = Self.question("13-public-key-pin-vs-installed-ca")
+        ConsoleUpdateTests.press([.character("p")], &state)
+        #expect(state.change?.contains("REJECTED at pinnedAnchors") == true)
+        Self.expectNothingGivesTheAnswerAway(state)
+        #expect(render(state, size: Self.size).text.contains("pinning mode publicKey → certificate"))
+        ConsoleUpdateTests.press([.character("P")], &state)
+        #expect(!render(state, size: Self.size).text.contains("REJECTED"), "the pin list shows the change line too")
+    }
+
+    @Test func jumpingToTheDecisionStopsThereWithoutShowingIt() {
+        var state = Self.question("03-installed-attacker-ca")
+        ConsoleUpdateTests.press([.character("j")], &state)
+        #expect(state.step == state.decidingStep)
+        Self.expectNothingGivesTheAnswerAway(state)
+        #expect(render(state, size: Self.size).text.contains("the client judges the chain: hidden until the class answers"))
+    }
+
+    @Test func theWalkStopsAtTheDecisionAndShowsNothingAfterIt() throws {
+        var state = Self.question("03-installed-attacker-ca")
+        ConsoleUpdateTests.press([.end, .pageDown, .right], &state)
+        #expect(state.step == state.decidingStep)
+        Self.expectNothingGivesTheAnswerAway(state, size: Size(columns: 120, rows: 40))
+        let text = render(state, size: Size(columns: 120, rows: 40)).text
+        #expect(!text.contains("READ"), "the proxy reading the login comes after the decision")
+        #expect(!text.contains("hunter2"))
+    }
+
+    @Test func theStoryIsShownBeforeTheAnswerAndTheRevealAfter() throws {
+        var state = Self.question("02-forged-untrusted-ca")
+        let lesson = try #require(state.scenario?.lesson)
+        let big = Size(columns: 120, rows: 40)
+        #expect(Screen.shows(Screen.plain(lesson.story), render(state, size: big).text))
+        #expect(!Screen.shows(Screen.plain(lesson.reveal), render(state, size: big).text))
+        ConsoleUpdateTests.press([.character("n")], &state)
+        #expect(Screen.shows(Screen.plain(lesson.reveal), render(state, size: big).text))
+    }
+
+    @Test func theAttackerViewAndTheMatrixWaitForTheAnswer() {
+        var state = Self.question("03-installed-attacker-ca")
+        for key in ["x", "m"] {
+            #expect(update(&state, .character(Character(key))) == nil)
+            #expect(state.screen == .walkthrough)
+            #expect(render(state, size: Self.size).text.contains("first answer the question (y or n)"))
+            Self.expectNothingGivesTheAnswerAway(state)
+        }
+        ConsoleUpdateTests.press([.character("y"), .character("x")], &state)
+        #expect(state.screen == .attacker)
+        #expect(render(state, size: Self.size).text.contains("password=hunter2"))
+    }
+
+    @Test func outsideClassroomModeTheStoryAndTheRevealAreBothShown() throws {
+        let state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        let lesson = try #require(state.scenario?.lesson)
+        let text = render(state, size: Size(columns: 120, rows: 40)).text
+        #expect(Screen.shows(Screen.plain(lesson.story), text))
+        #expect(Screen.shows(Screen.plain(lesson.reveal), text))
+    }
+
+    @Test func theScoreNeverOverwritesTheTitle() throws {
+        let state = Self.question("12-certificate-pin-vs-installed-ca")
+        let scenario = try #require(state.scenario)
+        let title = try #require(render(state, size: Self.size).text.components(separatedBy: "\n").first)
+        #expect(title.hasSuffix(" classroom  score 0/0"))
+        let shown = try #require(title.components(separatedBy: "…").first)
+        #expect(" mitmsim  \(scenario.id): \(scenario.title)".hasPrefix(shown) && shown.count > 40, "\(title)")
+    }
+}
+
+/// Reading a screen the way a person does: a sentence counts as shown even when it wraps over lines.
+enum Screen {
+    /// The screen's words in order, one space between them.
+    static func words(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    static func shows(_ sentence: String, _ text: String) -> Bool { words(text).contains(words(sentence)) }
+
+    /// Markdown as the screen shows it: the marks removed.
+    static func plain(_ markdown: String) -> String {
+        markdown.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "`", with: "").replacingOccurrences(of: "*", with: "")
+    }
+}

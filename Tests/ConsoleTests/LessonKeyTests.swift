@@ -1,0 +1,111 @@
+import Console
+import Foundation
+import Simulation
+import Testing
+
+/// Every variable of a lesson is a key: each re-runs the lesson for real, and the screen then says
+/// what differs from the lesson as written and what decides now.
+struct LessonKeyTests {
+    static let size = Size(columns: 80, rows: 24)
+
+    static func after(_ keys: String, in id: String) -> ConsoleState {
+        var state = ConsoleRenderTests.walkthrough(id)
+        ConsoleUpdateTests.press(ConsoleUpdateTests.characters(keys), &state)
+        return state
+    }
+
+    @Test func afterAnEditTheScreenSaysWhatDiffersFromTheLessonAndWhatDecidesNow() throws {
+        let state = Self.after("a", in: "02-forged-untrusted-ca")
+        let text = render(state, size: Self.size).text
+        #expect(Screen.shows("changed from the lesson: allowInvalidCertificates NO → YES", text))
+        #expect(text.contains(LessonDeparture.staleLessonText))
+        let deciding = try #require(state.report?.evaluation?.decidingStep)
+        #expect(deciding.check == .domainGuard)
+        #expect(Screen.shows("Now: \(deciding)", text), "the engine's own sentence for the new deciding step")
+    }
+
+    @Test func installingTheAttackersCATurnsLesson2IntoLesson3AndBack() {
+        var state = Self.after("t", in: "02-forged-untrusted-ca")
+        #expect(state.report?.verdict == "ACCEPTED at chainTrust")
+        #expect(state.report?.attackerView.readSecret == true)
+        #expect(state.departure?.changes == ["device trusts 'attacker-ca' NO → YES"])
+        ConsoleUpdateTests.press([.character("t")], &state)
+        #expect(state.report?.verdict == "REJECTED at chainTrust")
+        #expect(state.departure == nil)
+        #expect(state.change == "device trusts 'attacker-ca' YES → NO: REJECTED at chainTrust (was ACCEPTED at chainTrust)")
+    }
+
+    @Test func aWorldWithoutAnAttackersCASaysSoAndChangesNothing() {
+        let state = Self.after("t", in: "01-no-attacker")
+        #expect(state.change?.hasPrefix("device trust store unchanged: this world has no attacker's CA to install") == true)
+        #expect(state.departure == nil)
+    }
+
+    @Test func theClockMovesToADayAfterTheLeafExpiresAndBack() throws {
+        var state = Self.after("c", in: "01-no-attacker")
+        let lesson = try #require(state.lesson)
+        // bank-leaf gives no dates, so it expires a year after the lesson's clock, as World builds it.
+        #expect(state.scenario?.clock == lesson.clock.addingTimeInterval(366 * 86_400))
+        #expect(state.report?.verdict == "REJECTED at chainTrust")
+        #expect(state.report?.evaluation?.decidingStep?.detail.contains("expired") == true)
+        #expect(state.change?.contains("a day after 'bank-leaf' expires") == true)
+        ConsoleUpdateTests.press([.character("c")], &state)
+        #expect(state.scenario?.clock == lesson.clock)
+        #expect(state.report?.verdict == "ACCEPTED at chainTrust")
+        #expect(state.departure == nil)
+    }
+
+    @Test func aNilDomainTurnsLesson6IntoLesson7() {
+        let state = Self.after("D", in: "06-valid-certificate-wrong-host")
+        let seven = ConsoleRenderTests.walkthrough("07-nil-domain-no-host-check")
+        #expect(state.scenario?.client.passesDomain == false)
+        #expect(state.report?.verdict == seven.report?.verdict)
+        #expect(state.departure?.changes == ["domain 'bank.test' → nil"])
+    }
+
+    @Test func theTLSVersionsCycleAndTheServerHelloFollows() {
+        var state = ConsoleRenderTests.walkthrough("01-no-attacker")
+        for expected in ["TLS 1.2", "TLS 1.3"] {
+            ConsoleUpdateTests.press([.character("v")], &state)
+            let hello = state.report?.events.compactMap { event -> String? in
+                if case .handshake(.serverHello(let version, _)) = event.kind { version } else { nil }
+            }
+            #expect(hello == [expected])
+        }
+        #expect(state.departure?.changes == ["server TLS versions any → 1.3 only"])
+        ConsoleUpdateTests.press([.character("v")], &state)
+        #expect(state.departure == nil)
+    }
+
+    @Test func resetPutsBackTheLessonAsWritten() {
+        var state = Self.after("tapA", in: "02-forged-untrusted-ca")
+        #expect(state.departure?.changes.count == 4)
+        ConsoleUpdateTests.press([.character("r")], &state)
+        #expect(state.departure == nil)
+        #expect(state.report?.verdict == "REJECTED at chainTrust")
+        #expect(state.change?.hasPrefix("reset to the lesson as written: REJECTED at chainTrust") == true)
+        #expect(!render(state, size: Self.size).text.contains(LessonDeparture.staleLessonText))
+    }
+}
+
+/// At 80×24, the projector's size: the verdict and the whole sentence of the step that decided it are on
+/// screen for every lesson, in classroom mode once the class has answered too, with more than three events.
+struct ProjectorSizeTests {
+    static let size = Size(columns: 80, rows: 24)
+
+    @Test(arguments: ConsoleRenderTests.catalog.map(\.id))
+    func theVerdictAndTheReasonForItFitOnTheProjector(_ id: String) throws {
+        var classroom = ClassroomTests.question(id)
+        ConsoleUpdateTests.press([.character("y")], &classroom)
+        for state in [ConsoleRenderTests.walkthrough(id), classroom] {
+            let report = try #require(state.report)
+            let lines = render(state, size: Self.size).text.components(separatedBy: "\n")
+            #expect(lines.last?.hasPrefix(" \(report.verdict) ") == true, "\(lines.last ?? "")")
+            if let deciding = report.evaluation?.decidingStep {
+                #expect(Screen.shows(deciding.description, lines.joined(separator: "\n")), "\(id): \(deciding)")
+            }
+            let drawn = lines.filter { $0.contains("●") || $0.contains("▶") || $0.contains("◀") }
+            #expect(drawn.count > 3, "\(id) shows \(drawn.count) events")
+        }
+    }
+}
