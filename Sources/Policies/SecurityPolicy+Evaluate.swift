@@ -45,7 +45,7 @@ extension SecurityPolicy {
         if allowInvalidCertificates {
             trace.add(
                 .allowInvalidOverride, .note,
-                "allowInvalidCertificates is YES: whether the device trust store validates the chain is not asked, pinning alone decides")
+                "allowInvalidCertificates is YES: the device trust store's verdict is not used, pinning alone decides")
         } else {
             let result = trust.evaluate()
             guard trace.recordDeviceTrust(result) else { return trace.reject(result) }
@@ -108,7 +108,7 @@ extension SecurityPolicy {
         trace.add(
             .pinnedAnchors, .skipped,
             allowInvalidCertificates
-                ? "public-key pinning sets no anchors and uses no evaluation's result, so nothing checks the chain's issuers, dates or host name"
+                ? "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks the chain's issuers, dates or host name"
                 : "public-key pinning sets no anchors and does not evaluate the chain again")
 
         // for (id trustChainPublicKey in publicKeys) { for (id pinnedPublicKey in self.pinnedPublicKeys) {

@@ -91,10 +91,10 @@ struct WholeTraceTests {
                         + "But with allowInvalidCertificates YES in public-key mode, the result of evaluating with it is not used"),
                 TraceStep(
                     .allowInvalidOverride, .note,
-                    "allowInvalidCertificates is YES: whether the device trust store validates the chain is not asked, pinning alone decides"),
+                    "allowInvalidCertificates is YES: the device trust store's verdict is not used, pinning alone decides"),
                 TraceStep(
                     .pinnedAnchors, .skipped,
-                    "public-key pinning sets no anchors and uses no evaluation's result, so nothing checks the chain's issuers, dates or host name"),
+                    "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks the chain's issuers, dates or host name"),
                 TraceStep(
                     .pinnedPublicKeyMatch, .passed,
                     "'Bank Intermediate' has the key of pinned 'Bank Intermediate' (path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root')"),
