@@ -47,9 +47,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         let name = "'\(certificate.label)'"
         switch kind {
         case .untrustedRoot:
-            return "\(name) is a self-signed root that is not among the trust anchors"
+            return "\(name) is self-signed and is not among the trust anchors"
         case .missingIssuer:
-            return "the issuer of \(name) (\(certificate.issuer)) was neither sent by the server nor among the trust anchors"
+            return "the issuer of \(name) (\(certificate.issuer)) is neither in the presented chain nor among the trust anchors"
         case .expired:
             return "\(name) expired on \(certificate.notAfter.utcDay)"
         case .notYetValid:

@@ -45,7 +45,7 @@ extension SecurityPolicy {
         if allowInvalidCertificates {
             trace.add(
                 .allowInvalidOverride, .note,
-                "allowInvalidCertificates is YES: the chain is not evaluated against the device trust store, pinning alone decides")
+                "allowInvalidCertificates is YES: the device trust store's verdict is not used, pinning alone decides")
         } else {
             let result = trust.evaluate()
             guard trace.recordDeviceTrust(result) else { return trace.reject(result) }
@@ -72,10 +72,14 @@ extension SecurityPolicy {
         let pinned = sortedPinnedCertificates
         anchored.setAnchorCertificates(pinned)
         let result = anchored.evaluate()
+        // With allowInvalidCertificates NO, chainTrust evaluated the chain once already; with YES this is the first evaluation.
+        let evaluated = allowInvalidCertificates ? "evaluated" : "re-evaluated"
         let anchors =
             pinned.isEmpty
-            ? "re-evaluated with no anchors at all, because no certificates are pinned"
-            : "re-evaluated with the pinned certificate\(pinned.count == 1 ? "" : "s") \(Self.names(pinned)) as the only anchors"
+            ? "\(evaluated) with no anchors at all, because no certificates are pinned"
+            : pinned.count == 1
+                ? "\(evaluated) with the pinned certificate \(Self.names(pinned)) as the only anchor"
+                : "\(evaluated) with the pinned certificates \(Self.names(pinned)) as the only anchors"
         let evenIf = allowInvalidCertificates ? " (this runs even though allowInvalidCertificates is YES)" : ""
         guard result.isValid else {
             trace.add(.pinnedAnchors, .failed, "\(anchors)\(evenIf): not trusted because \(Self.failures(result))")
@@ -103,8 +107,9 @@ extension SecurityPolicy {
     private func evaluatePinnedPublicKeys(path: [Certificate], trace: inout Trace) -> PolicyEvaluation {
         trace.add(
             .pinnedAnchors, .skipped,
-            "public-key pinning sets no anchors and never re-evaluates the chain"
-                + (allowInvalidCertificates ? ", so nothing checks its issuer, dates or host name" : ""))
+            allowInvalidCertificates
+                ? "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks the chain's issuers, dates or host name"
+                : "public-key pinning sets no anchors and does not evaluate the chain again")
 
         // for (id trustChainPublicKey in publicKeys) { for (id pinnedPublicKey in self.pinnedPublicKeys) {
         //     if (AFSecKeyIsEqualToKey(trustChainPublicKey, pinnedPublicKey)) { trustedPublicKeyCount += 1; } } }
@@ -145,11 +150,25 @@ extension SecurityPolicy {
     }
 
     private func policySelectionReason(domain: String?) -> String {
-        guard validatesDomainName else { return "validatesDomainName is NO: BasicX509 policy, the host name is never checked" }
+        let unused = unusedPolicyClause.map { ". \($0)" } ?? ""
+        guard validatesDomainName else { return "validatesDomainName is NO: BasicX509 policy, the host name is never checked\(unused)" }
         guard let domain else {
-            return "validatesDomainName is YES but the domain is nil: SSL policy without a host name, so no host name is checked"
+            return "validatesDomainName is YES but the domain is nil: SSL policy without a host name, so no host name is checked\(unused)"
         }
-        return "validatesDomainName is YES: SSL policy for host '\(domain)', which the leaf must name in its SAN"
+        guard let unusedPolicyClause else {
+            return "validatesDomainName is YES: SSL policy for host '\(domain)', which the leaf must name in its SAN"
+        }
+        return "validatesDomainName is YES: SSL policy for host '\(domain)'. \(unusedPolicyClause), so the host name is not checked"
+    }
+
+    /// Why no decision rests on the step-2 policy, or nil when one does (chainTrust or pinnedAnchors uses it).
+    private var unusedPolicyClause: String? {
+        guard allowInvalidCertificates else { return nil }
+        switch SSLPinningMode {
+        case .none: return "But allowInvalidCertificates is YES in mode none, so no chain is evaluated with it"
+        case .publicKey: return "But with allowInvalidCertificates YES in public-key mode, the result of evaluating with it is not used"
+        case .certificate: return nil
+        }
     }
 
     static func names(_ certificates: [Certificate]) -> String {

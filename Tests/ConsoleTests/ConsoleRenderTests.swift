@@ -41,7 +41,7 @@ struct ConsoleRenderTests {
 
     @Test func theDecidingStepAndTheVerdictCarryTheirStyles() throws {
         var state = Self.walkthrough("02-forged-untrusted-ca")
-        state.step = 0  // so the deciding row is not the highlighted current row
+        state.step = (state.decidingStep ?? 1) - 1  // beside the deciding row, so it is on screen but not the highlighted row
         let screen = render(state, size: Size(columns: 120, rows: 40))
         let lines = screen.text.components(separatedBy: "\n")
         let judged = try #require(lines.firstIndex { $0.contains("REJECTED the chain") })

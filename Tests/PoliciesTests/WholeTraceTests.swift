@@ -17,7 +17,7 @@ struct WholeTraceTests {
                 TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
                 TraceStep(
                     .chainTrust, .failed,
-                    "the device trust store does not validate the chain: 'Attacker CA' is a self-signed root that is not among the trust anchors"),
+                    "the device trust store does not validate the chain: 'Attacker CA' is self-signed and is not among the trust anchors"),
             ])
     }
 
@@ -30,8 +30,8 @@ struct WholeTraceTests {
                 TraceStep(.chainTrust, .passed, "the device trust store validates the chain: path 'forged bank.test' -> 'Attacker CA'"),
                 TraceStep(
                     .pinnedAnchors, .failed,
-                    "re-evaluated with the pinned certificate 'bank.test' as the only anchors: not trusted because "
-                        + "'Attacker CA' is a self-signed root that is not among the trust anchors"),
+                    "re-evaluated with the pinned certificate 'bank.test' as the only anchor: not trusted because "
+                        + "'Attacker CA' is self-signed and is not among the trust anchors"),
             ])
     }
 
@@ -41,7 +41,7 @@ struct WholeTraceTests {
             steps(policy, world.trust(world.realChain), "www.bank.test").suffix(2) == [
                 TraceStep(
                     .pinnedAnchors, .passed,
-                    "re-evaluated with the pinned certificate 'Bank Root' as the only anchors: trusted, path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root'"),
+                    "re-evaluated with the pinned certificate 'Bank Root' as the only anchor: trusted, path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root'"),
                 TraceStep(
                     .pinnedCertificateMatch, .passed,
                     "'Bank Root' in the path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root' is byte for byte a pinned certificate"),
@@ -57,7 +57,10 @@ struct WholeTraceTests {
         #expect(
             steps(policy, world.trust([selfSigned.certificate]), "bank.test") == [
                 TraceStep(.domainGuard, .passed, "validatesDomainName is NO, so the settings are not contradictory"),
-                TraceStep(.policySelection, .note, "validatesDomainName is NO: BasicX509 policy, the host name is never checked"),
+                TraceStep(
+                    .policySelection, .note,
+                    "validatesDomainName is NO: BasicX509 policy, the host name is never checked. "
+                        + "But allowInvalidCertificates is YES in mode none, so no chain is evaluated with it"),
                 TraceStep(
                     .allowInvalidOverride, .passed,
                     "allowInvalidCertificates is YES and the pinning mode is none: the chain is accepted without being evaluated"),
@@ -84,16 +87,41 @@ struct WholeTraceTests {
                 TraceStep(.domainGuard, .passed, "the domain is nil, so the contradictory-settings rule does not apply"),
                 TraceStep(
                     .policySelection, .note,
-                    "validatesDomainName is YES but the domain is nil: SSL policy without a host name, so no host name is checked"),
+                    "validatesDomainName is YES but the domain is nil: SSL policy without a host name, so no host name is checked. "
+                        + "But with allowInvalidCertificates YES in public-key mode, the result of evaluating with it is not used"),
                 TraceStep(
                     .allowInvalidOverride, .note,
-                    "allowInvalidCertificates is YES: the chain is not evaluated against the device trust store, pinning alone decides"),
+                    "allowInvalidCertificates is YES: the device trust store's verdict is not used, pinning alone decides"),
                 TraceStep(
                     .pinnedAnchors, .skipped,
-                    "public-key pinning sets no anchors and never re-evaluates the chain, so nothing checks its issuer, dates or host name"),
+                    "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks the chain's issuers, dates or host name"),
                 TraceStep(
                     .pinnedPublicKeyMatch, .passed,
                     "'Bank Intermediate' has the key of pinned 'Bank Intermediate' (path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root')"),
             ])
+    }
+
+    /// Lesson 11: the SSL policy names the host, yet a leaf for another host passes, so the note must not say the leaf has to name it.
+    @Test func publicKeyPinningWithInvalidCertificatesAllowedSaysTheHostPolicyIsNotUsed() {
+        let policy = SecurityPolicy(SSLPinningMode: .publicKey, allowInvalidCertificates: true, pinnedCertificates: [world.leaf.certificate])
+        let evaluation = policy.evaluate(serverTrust: world.trust(world.realChain), forDomain: "elsewhere.test")
+        #expect(evaluation.isTrusted)
+        #expect(
+            evaluation.steps.first { $0.check == .policySelection }
+                == TraceStep(
+                    .policySelection, .note,
+                    "validatesDomainName is YES: SSL policy for host 'elsewhere.test'. But with allowInvalidCertificates YES in public-key mode, "
+                        + "the result of evaluating with it is not used, so the host name is not checked"))
+    }
+
+    /// Wherever the step-2 evaluation decides (certificate mode, or allowInvalidCertificates NO), the host must be in the SAN.
+    @Test(arguments: [(SSLPinningMode.none, false), (.publicKey, false), (.certificate, false), (.certificate, true)])
+    func theHostPolicyNoteSaysTheLeafMustNameTheHostWhenAnEvaluationUsesIt(_ mode: SSLPinningMode, _ allowInvalid: Bool) {
+        let policy = SecurityPolicy(SSLPinningMode: mode, allowInvalidCertificates: allowInvalid, pinnedCertificates: [world.leaf.certificate])
+        let evaluation = policy.evaluate(serverTrust: world.trust(world.realChain), forDomain: "elsewhere.test")
+        #expect(!evaluation.isTrusted)
+        #expect(
+            evaluation.steps.first { $0.check == .policySelection }
+                == TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'elsewhere.test', which the leaf must name in its SAN"))
     }
 }
