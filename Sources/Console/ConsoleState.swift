@@ -58,11 +58,12 @@ public struct ConsoleState: Sendable {
         self.classroom = classroom
     }
 
-    /// The picker's lessons after the filter (matched against id, title, group and summary).
+    /// The picker's lessons after the filter (matched against id, title, group and, outside classroom mode, summary).
     public var filtered: [Scenario] {
         let needle = filter.lowercased()
         guard !needle.isEmpty else { return catalog }
-        return catalog.filter { "\($0.id) \($0.title) \($0.group) \($0.summary)".lowercased().contains(needle) }
+        // In classroom mode the summaries are hidden, so the filter must not match on them either.
+        return catalog.filter { "\($0.id) \($0.title) \($0.group) \(classroom ? "" : $0.summary)".lowercased().contains(needle) }
     }
 
     /// Whether the lesson's answer may be on screen: always, except in classroom mode before the class answers.

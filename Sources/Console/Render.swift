@@ -106,7 +106,8 @@ struct Canvas {
         }
         if lessons.isEmpty { screen.put("No lesson matches '\(state.filter)'. Esc clears the filter.", row: 2, column: 2, style: .warning) }
         rule(height - 4)
-        if lessons.indices.contains(state.selection) { paragraph(lessons[state.selection].summary, row: height - 3, lines: 1) }
+        // A summary states the lesson's outcome, so a class that is to predict it does not see it.
+        if lessons.indices.contains(state.selection), !state.classroom { paragraph(lessons[state.selection].summary, row: height - 3, lines: 1) }
         let filter = state.filtering ? "/\(state.filter)_" : state.filter.isEmpty ? "" : "filter: \(state.filter) (Esc clears)"
         screen.put(filter, row: height - 2, column: 1, style: .accent)
         footer("Enter open   / filter   ? help   q quit")

@@ -29,6 +29,22 @@ struct ClassroomTests {
         }
     }
 
+    @Test func theLessonListKeepsEachLessonsOutcomeToItself() {
+        let wide = Size(columns: 120, rows: 40)
+        let lesson = ConsoleRenderTests.catalog[1]
+        var ordinary = ConsoleState(catalog: ConsoleRenderTests.catalog)
+        ordinary.selection = 1
+        #expect(render(ordinary, size: wide).text.contains(lesson.summary))
+        var classroom = ConsoleState(catalog: ConsoleRenderTests.catalog, classroom: true)
+        classroom.selection = 1
+        #expect(!render(classroom, size: wide).text.contains(lesson.summary))
+        // Summaries say "rejected"; titles no longer do, so a classroom filter on the word finds nothing.
+        ordinary.filter = "rejected"
+        classroom.filter = "rejected"
+        #expect(!ordinary.filtered.isEmpty)
+        #expect(classroom.filtered.isEmpty)
+    }
+
     @Test func afterAPolicyKeyTheChangeLineWaitsForTheAnswerBeforeSayingTheVerdict() {
         var state = Self.question("13-public-key-pin-vs-installed-ca")
         ConsoleUpdateTests.press([.character("p")], &state)
