@@ -21,6 +21,9 @@ extension MitmSim {
         @Option(help: "Where to write the certificates, keys, .p12, pins and commands.txt.")
         var dir: String = "mitmsim-lab"
 
+        @Flag(help: "Make a new PKI in --dir instead of reusing the one a lab left there (new CA, new pins).")
+        var fresh = false
+
         @Flag(help: "Show the intercepted connections live in the console (q stops the lab).")
         var tui = false
 
@@ -29,7 +32,7 @@ extension MitmSim {
             guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
             let lab: Lab
             do {
-                lab = try Lab(lesson, directory: dir, port: port) { flow in
+                lab = try Lab(lesson, directory: dir, port: port, fresh: fresh) { flow in
                     if !tui {
                         print("[flow] \(flow)")
                         fflush(nil)
@@ -41,6 +44,7 @@ extension MitmSim {
             print(
                 "mitmsim lab: world of '\(lesson.id)'. Bank \(lesson.server.host) on 127.0.0.1:\(lab.originPort); "
                     + "attacker on 127.0.0.1:\(lab.proxyPort) (transparent TLS and HTTP CONNECT). Files in \(dir)/.")
+            print("PKI: \(lab.pkiSummary).")
             print("Everything listens on 127.0.0.1 only. Paste any of these in another terminal:\n")
             for (index, command) in lab.commands.enumerated() {
                 print("\(index + 1). \(command.title)")
