@@ -41,6 +41,7 @@ public final class Lab: Sendable {
     /// What was taken from `directory` and what was made anew (nil with `fresh`: everything is new).
     public let reuse: World.Reuse?
     let world: World
+    /// Held while the lab lives: no second lab can write to `directory` meanwhile.
     private let lock: LabDirectoryLock
     private let origin: OriginServer
     private let proxy: InterceptingProxy
@@ -72,7 +73,9 @@ public final class Lab: Sendable {
         world = try World(Lab.stage(scenario), clock: Date(), reusing: fresh ? nil : directory)
         reuse = world.reuse
         attackerAuthority = try world.entry(Lab.attackerCAID, file: scenario.file, path: "attacker.authority").identity
-        forgery = [try world.factory.forge(impersonating: world.server.leaf.certificate, signedBy: attackerAuthority).certificate, attackerAuthority.certificate]
+        forgery = [
+            try world.factory.forge(impersonating: world.server.leaf.certificate, signedBy: attackerAuthority).certificate, attackerAuthority.certificate,
+        ]
         let commandsFile = directory + "/commands.txt"
         files = try PKIExport.write(world, to: directory) + [commandsFile]
         let log = EventLog()

@@ -37,8 +37,10 @@ import Testing
             #expect(message.contains(directory) && message.contains("another mitmsim lab") && !message.contains("\n"), "\(message)")
             #expect(try contents(directory) == before)
             // The first lab still serves what its files say: curl's "expect: accepted" command would still pass.
-            #expect(try pin(directory, "bank-leaf") == first.commands.first { $0.title == "curl -k with the real leaf's key pinned" }?.line
-                .components(separatedBy: "'")[1])
+            #expect(
+                try pin(directory, "bank-leaf")
+                    == first.commands.first { $0.title == "curl -k with the real leaf's key pinned" }?.line
+                    .components(separatedBy: "'")[1])
         }
     }
 

@@ -23,9 +23,9 @@ import Testing
             for (index, command) in lab.commands.enumerated() {
                 let stolenBefore = lab.flows.filter { $0.stolenSecret != nil }.count
                 let run = try Subprocess.paste(command.line)
-                let where_ = "\(lesson.id) command \(index + 1) (\(command.title))"
+                let place = "\(lesson.id) command \(index + 1) (\(command.title))"
                 if run.status != command.outcome.exitStatus || !run.output.contains(command.outcome.output) {
-                    failures.append("\(where_): printed \(command.expected)\n  exit \(run.status), output:\n\(run.output.suffix(600))")
+                    failures.append("\(place): printed \(command.expected)\n  exit \(run.status), output:\n\(run.output.suffix(600))")
                 }
                 // The proxy logs a connection when it ends, a moment after the client exits.
                 let stolen = { lab.flows.filter { $0.stolenSecret != nil }.count > stolenBefore }
@@ -33,7 +33,7 @@ import Testing
                     for _ in 0..<100 where !stolen() { usleep(10_000) }
                 }
                 if stolen() != command.outcome.attackerReadsSecret {
-                    failures.append("\(where_): printed \(command.expected)\n  but the attacker \(stolen() ? "did" : "did not") read the secret")
+                    failures.append("\(place): printed \(command.expected)\n  but the attacker \(stolen() ? "did" : "did not") read the secret")
                 }
             }
         }
