@@ -5,17 +5,36 @@ import PKI
 /// A live bank and a live attacker (on 127.0.0.1 unless told otherwise) that real clients (curl, openssl,
 /// Python, a browser) can be pointed at.
 ///
-/// The world is built at the wall-clock time, so real clients, which check dates against today, accept
-/// what they should. The proxy listens for transparent TLS, HTTP CONNECT (to the lesson's bank only) and
-/// plain HTTP (its "Wi-Fi security profile" page) on one port.
+/// The world is built at the wall-clock time, so real clients, which check dates against today, judge
+/// what the lesson's dates say. The attacker always forges with the lab's own CA (`attackerCAID`), added
+/// to the lesson's world and exported with it, whatever the lesson's own attacker does: so "the
+/// attacker's CA" a command trusts is always the one that signs the forgeries. The proxy listens for
+/// transparent TLS, HTTP CONNECT (to the lesson's bank only) and plain HTTP (its "Wi-Fi security profile"
+/// page, which offers that CA) on one port.
 public final class Lab: Sendable {
-    /// One ready-to-paste command, with the AFSecurityPolicy setting it behaves like and what it shows.
+    /// One ready-to-paste command: the AFSecurityPolicy setting it behaves like, what it shows, and that
+    /// outcome in a form a test can check against the real client.
     public struct Command: Sendable {
         public let title: String
         public let policy: String
         public let line: String
+        /// What the learner sees, in words: the verdict, the exit status and the client's message.
         public let expected: String
+        public let outcome: Outcome
     }
+
+    /// What a command does when pasted, as a machine can check it.
+    public struct Outcome: Sendable, Equatable {
+        /// The process's exit status.
+        public let exitStatus: Int32
+        /// Text its output (standard output and error together) contains.
+        public let output: String
+        /// Whether the attacker reads the lesson's secret from this command's request.
+        public let attackerReadsSecret: Bool
+    }
+
+    /// The id of the lab's own attacker CA in its world and its files (`lab-attacker-ca.pem`).
+    public static let attackerCAID = "lab-attacker-ca"
 
     public let scenario: Scenario
     public let directory: String
@@ -23,9 +42,11 @@ public final class Lab: Sendable {
     public let address: ListenAddress
     /// Everything written to `directory`: the PKI and `commands.txt`.
     public let files: [String]
-    private let world: World
-    /// What the attacker does to every connection: the lesson's attack when it decrypts, else a forgery.
-    private let attack: AttackSpec
+    /// What was taken from `directory` and what was made anew (nil with `fresh`: everything is new).
+    public let reuse: World.Reuse?
+    let world: World
+    /// Held while the lab lives: no second lab can write to `directory` meanwhile.
+    private let lock: LabDirectoryLock
     private let origin: OriginServer
     private let proxy: InterceptingProxy
     private let flowLog = Locked<[Flow]>([])
@@ -37,35 +58,44 @@ public final class Lab: Sendable {
     /// Requests that reached the bank ("POST /login").
     public var requestsReceived: [String] { origin.requestsReceived }
     public var proxyPort: UInt16 { proxy.port }
+    /// The lab's attacker CA: what a device must trust for the forgeries to pass.
+    public var attackerCA: Certificate { attackerAuthority.certificate }
+    let attackerAuthority: Identity
+    /// The chain the proxy presents for the lesson's host: a leaf with the real names, signed by the lab's
+    /// CA, then that CA (made as the proxy makes it, so the commands' expectations judge what clients see).
+    let forgery: [Certificate]
 
-    /// Builds the world, writes its PKI to `directory`, and starts the origin and the proxy.
+    /// Takes `directory` (refusing one a running lab holds), builds the world there, reusing the PKI a
+    /// lab left in it when it still fits this lesson unless `fresh`, writes it, and starts the origin and the proxy.
     /// - Parameter address: 127.0.0.1 unless a person asked for another (anyone who can reach it can connect).
     /// - Parameter onFlow: each intercepted connection, when it ends (the live log); also kept in `flows`.
     public init(
-        _ scenario: Scenario, directory: String, address: ListenAddress = .loopback, port: UInt16 = 0, onFlow: @escaping @Sendable (Flow) -> Void
+        _ scenario: Scenario, directory: String, address: ListenAddress = .loopback, port: UInt16 = 0, fresh: Bool = false,
+        onFlow: @escaping @Sendable (Flow) -> Void
     ) throws {
         self.scenario = scenario
         self.directory = directory
         self.address = address
-        world = try World(scenario, clock: Date())
+        lock = try LabDirectoryLock(directory)
+        world = try World(Lab.stage(scenario), clock: Date(), reusing: fresh ? nil : directory)
+        reuse = world.reuse
+        attackerAuthority = try world.entry(Lab.attackerCAID, file: scenario.file, path: "attacker.authority").identity
+        forgery = [
+            try world.factory.forge(impersonating: world.server.leaf.certificate, signedBy: attackerAuthority).certificate, attackerAuthority.certificate,
+        ]
         let commandsFile = directory + "/commands.txt"
         files = try PKIExport.write(world, to: directory) + [commandsFile]
         let log = EventLog()
         var bank = ScenarioRunner.originConfiguration(scenario, world)
         bank.closesAfterResponse = true  // real clients may read to the end of the stream
         origin = try OriginServer(bank, log: log, address: address)
-        let attack = Lab.attack(for: scenario)
-        self.attack = attack
         let secret = scenario.request.secret
         let flowLog = flowLog
         do {
-            guard let staged = try attack.resolved(in: world, file: scenario.file) else { preconditionFailure("Lab.attack never returns none") }
-            var offered: Certificate? = nil
-            if let id = Self.attackerAuthorityID(attack) { offered = world[id]?.certificate }
-            let site = ProfileSite(authority: offered, bankHost: scenario.server.host)
             proxy = try InterceptingProxy(
-                attack: staged, routes: [scenario.server.host: origin.port], defaultHost: scenario.server.host, site: site, log: log,
-                factory: world.factory, address: address, port: port,
+                attack: .forge(authority: attackerAuthority), routes: [scenario.server.host: origin.port], defaultHost: scenario.server.host,
+                site: ProfileSite(authority: attackerAuthority.certificate, bankHost: scenario.server.host), log: log, factory: world.factory,
+                address: address, port: port,
                 onFlowEnd: { intercepted in
                     let flow = Flow(intercepted, secret: secret)
                     flowLog.withLock { $0.append(flow) }
@@ -91,82 +121,106 @@ public final class Lab: Sendable {
         origin.stop()
     }
 
-    /// The lesson's attack when it decrypts; otherwise a forgery with a CA the device does not trust
-    /// (the classic attacker), or a self-signed forgery when the world has no such CA.
-    static func attack(for scenario: Scenario) -> AttackSpec {
-        if ![.none, .passthrough].contains(scenario.attacker.attack) { return scenario.attacker }
-        return AttackSpec.choices(in: scenario).first { $0.attack == .forge } ?? AttackSpec(.selfSigned)
+    /// `scenario` with the lab's attacker CA added (not trusted by the device), as the matrix stages its own.
+    static func stage(_ scenario: Scenario) -> Scenario {
+        var staged = scenario
+        staged.world.authorities.append(AuthoritySpec(id: attackerCAID, name: "mitmsim lab attacker CA", trustedByDevice: false))
+        return staged
+    }
+
+    /// "reused the PKI in mitmsim-lab (same CA and pins as before)", or what was made anew and why.
+    public var pkiSummary: String {
+        guard let reuse else { return "made a new PKI in \(directory) (--fresh)" }
+        if reuse.remade.isEmpty { return "reused the PKI in \(directory): the same CA and pins as before" }
+        if reuse.reused.isEmpty, reuse.remade.allSatisfy({ $0.reason.hasPrefix("none in") }) { return "made a new PKI in \(directory)" }
+        let remade = reuse.remade.map { "\($0.id) (\($0.reason))" }.joined(separator: ", ")
+        let kept = reuse.reused.isEmpty ? "" : "; kept " + reuse.reused.joined(separator: ", ")
+        return "made anew in \(directory): \(remade)\(kept)"
     }
 
     // MARK: - Commands to paste
 
-    /// The root the real chain ends at (the leaf itself when it signs itself), and the attacker's CA, as exported files.
-    private var legitRoot: String { path((world.server.root ?? world.server.leaf).id) }
-    private var attackerCA: String? { Self.attackerAuthorityID(attack).map(path) }
-
-    /// The attacker's CA: the one it forges with, offered by its profile page; nil when it forges without one.
-    static func attackerAuthorityID(_ attack: AttackSpec) -> String? { attack.attack == .forge ? attack.authority : nil }
+    /// Where the lab listens; every printed command takes its addresses from here.
+    private var listenHost: String { "\(address)" }
+    private var proxyAddress: String { "\(listenHost):\(proxyPort)" }
+    private var originAddress: String { "\(listenHost):\(originPort)" }
 
     private func path(_ id: String) -> String { directory + "/" + id + ".pem" }
 
     public var commands: [Command] {
         let host = scenario.server.host
-        let proxy = "\(address):\(proxyPort)"
+        let expectations = LabExpectations(self)
+        // The root the real chain ends at, or the leaf itself when it signs itself.
+        let anchor = world.server.root ?? world.server.leaf
+        let anchorWords = world.server.root == nil ? "the bank's self-signed certificate" : "the real root"
+        let legitRoot = path(anchor.id)
         let body = scenario.request.body
         // A bank that requires a client certificate gets the app's (two-way TLS); the proxy never asks for it.
         let client = scenario.server.requireClientCertificate ? world.client.map { directory + "/" + $0.id } : nil
         let curlIdentity = client.map { " --cert \($0).pem --key \($0).key" } ?? ""
         let opensslIdentity = client.map { " -cert \($0).pem -key \($0).key" } ?? ""
         let pythonIdentity = client.map { "; context.load_cert_chain('\($0).pem', '\($0).key')" } ?? ""
-        let login = "-d '\(body)' https://\(host)/login"
+        let target = scenario.request.path
+        let proxyAddress = proxyAddress
+        let login = "-d '\(body)' https://\(host)\(target)"
         let pin = world.server.leaf.certificate.publicKeyPin
         let python = { (context: String) in
             "python3 -c \"import ssl, urllib.request as u; context = \(context)\(pythonIdentity); "
-                + "opener = u.build_opener(u.ProxyHandler({'https': 'http://\(proxy)'}), u.HTTPSHandler(context=context)); "
-                + "print(opener.open('https://\(host)/login', data=b'\(body)').read().decode())\""
+                + "opener = u.build_opener(u.ProxyHandler({'https': 'http://\(proxyAddress)'}), u.HTTPSHandler(context=context)); "
+                + "print(opener.open('https://\(host)\(target)', data=b'\(body)').read().decode())\""
         }
-        var commands = [
+        let resolve = { (port: UInt16) in "--resolve \(host):\(port):\(self.listenHost)" }
+        let defaultPolicy = "defaultPolicy (pinning none, allowInvalidCertificates NO, validatesDomainName YES)"
+        let trustsOnly = "on a device that trusts only \(anchorWords)"
+        return [
             Command(
-                title: "curl through the attacker, trusting only the real root", policy: "defaultPolicy (pinning none, allowInvalidCertificates NO)",
-                line: "curl\(curlIdentity) --proxy http://\(proxy) --cacert \(legitRoot) \(login)", expected: "refused: exit 60, nothing stolen"),
+                title: "curl through the attacker, trusting only \(anchorWords)", policy: "\(defaultPolicy) \(trustsOnly)",
+                line: "curl\(curlIdentity) --proxy http://\(proxyAddress) --cacert \(legitRoot) \(login)",
+                expectation: expectations.curl(.throughAttacker, trusting: anchor.certificate)),
             Command(
-                title: "curl -k through the attacker", policy: "allowInvalidCertificates YES, validatesDomainName NO",
-                line: "curl -k\(curlIdentity) --proxy http://\(proxy) \(login)", expected: "accepted: this log shows the stolen password"),
+                title: "curl -k through the attacker", policy: "allowInvalidCertificates YES, validatesDomainName NO (-k checks neither chain nor host)",
+                line: "curl -k\(curlIdentity) --proxy http://\(proxyAddress) \(login)",
+                expectation: expectations.curl(.throughAttacker, trusting: nil)),
             Command(
-                title: "curl -k with the real leaf's key pinned", policy: "SSLPinningMode publicKey, pinned: the real leaf",
-                line: "curl -k\(curlIdentity) --pinnedpubkey '\(pin)' --proxy http://\(proxy) \(login)",
-                expected: "refused: exit 90 (the pin holds even with -k)"),
+                title: "curl -k with the real leaf's key pinned",
+                policy:
+                    "SSLPinningMode publicKey with the real leaf pinned and allowInvalidCertificates YES (that is what -k means: no chain, "
+                    + "date or host check); curl compares the pin with the leaf's key only, where AFSecurityPolicy accepts "
+                    + "a pinned key on any certificate of the chain",
+                line: "curl -k\(curlIdentity) --pinnedpubkey '\(pin)' --proxy http://\(proxyAddress) \(login)",
+                expectation: expectations.curl(.throughAttacker, trusting: nil, pinning: world.server.leaf.certificate)),
             Command(
-                title: "curl straight to the bank", policy: "defaultPolicy, no attacker on the path",
+                title: "curl straight to the bank", policy: "\(defaultPolicy) \(trustsOnly), no attacker on the path",
+                line: "curl\(curlIdentity) \(resolve(originPort)) --cacert \(legitRoot) -d '\(body)' https://\(host):\(originPort)\(target)",
+                expectation: expectations.curl(.straightToTheBank, trusting: anchor.certificate)),
+            Command(
+                title: "curl when the network routes \(host) to the attacker (transparent)", policy: "\(defaultPolicy) \(trustsOnly)",
+                line: "curl\(curlIdentity) \(resolve(proxyPort)) --cacert \(legitRoot) -d '\(body)' https://\(host):\(proxyPort)\(target)",
+                expectation: expectations.curl(.throughAttacker, trusting: anchor.certificate)),
+            Command(
+                title: "openssl s_client against the attacker, trusting only \(anchorWords)", policy: "\(defaultPolicy) \(trustsOnly)",
                 line:
-                    "curl\(curlIdentity) --resolve \(host):\(originPort):\(address) --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(originPort)/login",
-                expected: "accepted: the real bank answers"),
+                    "openssl s_client\(opensslIdentity) -connect \(proxyAddress) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(legitRoot) </dev/null",
+                expectation: expectations.opensslHandshake(trusting: anchor.certificate)),
             Command(
-                title: "curl when the network routes \(host) to the attacker (transparent)", policy: "defaultPolicy",
+                title: "openssl s_client trusting the attacker's CA (as if the user installed it)",
+                policy: "\(defaultPolicy) on a device whose trust store holds the attacker's CA",
                 line:
-                    "curl\(curlIdentity) --resolve \(host):\(proxyPort):\(address) --cacert \(legitRoot) -d '\(scenario.request.body)' https://\(host):\(proxyPort)/login",
-                expected: "refused: exit 60"),
+                    "openssl s_client\(opensslIdentity) -connect \(proxyAddress) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(path(Lab.attackerCAID)) </dev/null",
+                expectation: expectations.opensslHandshake(trusting: attackerCA)),
             Command(
-                title: "openssl s_client against the attacker, trusting the real root", policy: "defaultPolicy",
-                line:
-                    "openssl s_client\(opensslIdentity) -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(legitRoot) </dev/null",
-                expected: "verify error, handshake aborted"),
+                title: "Python urllib through the attacker, trusting only \(anchorWords)", policy: "\(defaultPolicy) \(trustsOnly)",
+                line: python("ssl.create_default_context(cafile='\(legitRoot)')"),
+                expectation: expectations.python(trusting: anchor.certificate)),
             Command(
-                title: "Python urllib through the attacker, trusting the real root", policy: "defaultPolicy",
-                line: python("ssl.create_default_context(cafile='\(legitRoot)')"), expected: "ssl.SSLCertVerificationError"),
-            Command(
-                title: "Python urllib with CERT_NONE", policy: "allowInvalidCertificates YES, validatesDomainName NO",
-                line: python("ssl._create_unverified_context()"), expected: "accepted: this log shows the stolen password"),
+                title: "Python urllib with CERT_NONE", policy: "allowInvalidCertificates YES, validatesDomainName NO (CERT_NONE checks neither chain nor host)",
+                line: python("ssl._create_unverified_context()"), expectation: expectations.python(trusting: nil)),
         ]
-        if let attackerCA {
-            commands.insert(
-                Command(
-                    title: "openssl s_client trusting the attacker's CA (the user installed it)",
-                    policy: "defaultPolicy with the attacker CA in the trust store",
-                    line:
-                        "openssl s_client\(opensslIdentity) -connect \(proxy) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(attackerCA) </dev/null",
-                    expected: "Verify return code: 0 (ok)"), at: 6)
-        }
-        return commands
+    }
+}
+
+extension Lab.Command {
+    init(title: String, policy: String, line: String, expectation: (words: String, outcome: Lab.Outcome)) {
+        self.init(title: title, policy: policy, line: line, expected: expectation.words, outcome: expectation.outcome)
     }
 }

@@ -7,11 +7,10 @@ import PKI
 ///
 /// `GET /` is a page that links the CA as PEM, as DER (`.cer` and `.crt`) and inside an Apple
 /// configuration profile (`.mobileconfig`), and says what installing it means; those files are served
-/// at their paths, every other path is 404. Without a CA (an attacker that signs its forgeries with
-/// their own keys) the page says there is nothing to install.
+/// at their paths, every other path is 404.
 struct ProfileSite: HTTPApplication {
-    /// The CA the site offers.
-    let authority: Certificate?
+    /// The CA the site offers: the lab's attacker CA, which signs every forgery.
+    let authority: Certificate
     /// The host the lab's attacker intercepts (named on the page).
     let bankHost: String
 
@@ -27,7 +26,7 @@ struct ProfileSite: HTTPApplication {
             return response
         }
         if path == "/" { return .response(200, "OK", body: Array(page.utf8)) }
-        guard let authority, let file = file(path, authority) else {
+        guard let file = file(path) else {
             return .response(404, "Not Found", body: Array("Nothing here. The profile page is at /.\n".utf8), contentType: "text/plain")
         }
         var response = HTTPMessage.response(200, "OK", body: file.body, contentType: file.type)
@@ -35,8 +34,8 @@ struct ProfileSite: HTTPApplication {
         return response
     }
 
-    /// What each path serves, for this CA.
-    private func file(_ path: String, _ authority: Certificate) -> (body: [UInt8], type: String)? {
+    /// What each path serves.
+    private func file(_ path: String) -> (body: [UInt8], type: String)? {
         switch path {
         case Self.pemPath: (try? authority.pemEncoded()).map { ($0, "application/x-pem-file") }
         case Self.cerPath, Self.crtPath: (authority.der, "application/x-x509-ca-cert")
@@ -46,31 +45,23 @@ struct ProfileSite: HTTPApplication {
     }
 
     private var page: String {
-        let offer: String
-        if let authority {
-            let name = authority.label.markupEscaped
-            offer = """
-                <p>To use this Wi-Fi network, install its security profile:</p>
-                <ul>
-                <li><a href="\(Self.profilePath)">iPhone, iPad, Mac: configuration profile</a></li>
-                <li><a href="\(Self.crtPath)">Android, Windows: certificate (.crt)</a>, also as <a href="\(Self.cerPath)">.cer</a></li>
-                <li><a href="\(Self.pemPath)">Linux, Firefox, curl, Python: certificate (PEM)</a></li>
-                </ul>
-                <h2>What installing it means</h2>
-                <p>This is the attacker's page in the mitmsim classroom lab, and every link above is the attacker's \
-                certificate authority, '\(name)'. A device that trusts it as a root (on iPhone and iPad, once full \
-                trust is also turned on under Settings, General, About, Certificate Trust Settings) accepts the \
-                certificates it signs, for any website, without a warning. Whoever holds its private key can then \
-                impersonate any website to that device: in this lab, the attacker forges certificates for \
-                \(bankHost.markupEscaped) and reads what a device sends there through it. Apps that pin their server's certificate or \
-                public key still refuse the forgery. Remove the certificate after the class.</p>
-                """
-        } else {
-            offer = """
-                <p>In this lesson's world the attacker has no certificate authority of its own: its forgeries sign \
-                themselves, so there is nothing to install.</p>
-                """
-        }
+        let name = authority.label.markupEscaped
+        let offer = """
+            <p>To use this Wi-Fi network, install its security profile:</p>
+            <ul>
+            <li><a href="\(Self.profilePath)">iPhone, iPad, Mac: configuration profile</a></li>
+            <li><a href="\(Self.crtPath)">Android, Windows: certificate (.crt)</a>, also as <a href="\(Self.cerPath)">.cer</a></li>
+            <li><a href="\(Self.pemPath)">Linux, Firefox, curl, Python: certificate (PEM)</a></li>
+            </ul>
+            <h2>What installing it means</h2>
+            <p>This is the attacker's page in the mitmsim classroom lab, and every link above is the attacker's \
+            certificate authority, '\(name)'. A device that trusts it as a root (on iPhone and iPad, once full \
+            trust is also turned on under Settings, General, About, Certificate Trust Settings) accepts the \
+            certificates it signs, for any website, without a warning. Whoever holds its private key can then \
+            impersonate any website to that device: in this lab, the attacker forges certificates for \
+            \(bankHost.markupEscaped) and reads what a device sends there through it. Apps that pin their server's certificate or \
+            public key still refuse the forgery. Remove the certificate after the class.</p>
+            """
         return """
             <html><head><title>Wi-Fi security profile</title><meta name="viewport" content="width=device-width"></head><body>
             <h1>Wi-Fi security profile</h1>

@@ -43,11 +43,28 @@ public struct World: Sendable {
         public let password: String
     }
 
+    /// What a world built from a directory took from it and what it made anew, and why.
+    public struct Reuse: Sendable {
+        /// One certificate made anew although a directory was offered.
+        public struct Remade: Sendable {
+            public let id: String
+            /// "none in mitmsim-lab", "bank-leaf.key is not the key of bank-leaf.pem".
+            public let reason: String
+        }
+
+        public let directory: String
+        /// Ids taken from the directory, in the order the world was built.
+        public let reused: [String]
+        public let remade: [Remade]
+    }
+
     public let factory: CertificateFactory
     /// Authorities, then leaves, in file order.
     public private(set) var entries: [Entry]
     public let server: Server
     public let client: ClientIdentity?
+    /// Nil unless the world was built from a directory (`reusing:`).
+    public let reuse: Reuse?
 
     /// The authorities the device trusts, in file order.
     public var deviceTrustStore: [Certificate] { entries.filter(\.trustedByDevice).map(\.certificate) }
@@ -84,10 +101,15 @@ public struct World: Sendable {
 
     /// Builds every certificate of `scenario` at `clock` (the scenario's own clock unless given).
     ///
+    /// With `directory` (where `PKIExport` wrote a world before), each certificate whose files there are
+    /// still exactly what the scenario asks for is taken from them instead of made anew, so a lab that
+    /// restarts keeps its CA and pins; `reuse` says what was taken and why the rest was not.
+    ///
     /// An id that names nothing is a `ScenarioError` with the key path it came from (the loader reports
     /// these first, with the same words; a scenario built in code meets them here).
-    public init(_ scenario: Scenario, clock: Date? = nil) throws {
+    public init(_ scenario: Scenario, clock: Date? = nil, reusing directory: String? = nil) throws {
         let clock = clock ?? scenario.clock
+        let exported = directory.map { ExportedPKI(directory: $0, clock: clock) }
         let spec = scenario.world
         let file = scenario.file
         let factory = CertificateFactory(now: clock)
@@ -101,11 +123,15 @@ public struct World: Sendable {
             guard let index = spec.authorities.firstIndex(where: { $0.id == id }) else { throw fail(path, "no authority '\(id)' in world.authorities") }
             let definition = spec.authorities[index]
             let issuer = try definition.issuer.map { try authority($0, "world.authorities[\(index)].issuer") }
-            let made = try factory.makeIdentity(
-                .authority(
-                    label: definition.id, commonName: definition.name, pathLength: definition.pathLength,
-                    notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd),
-                keyType: definition.keyType, signedBy: issuer?.identity)
+            let certificate = CertificateSpec.authority(
+                label: definition.id, commonName: definition.name, pathLength: definition.pathLength,
+                notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd)
+            let expected = ExportedPKI.Expected(
+                spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
+                issuer: issuer?.certificate, publicKeyInfo: nil)
+            let made =
+                try exported?.identity(id, expected)
+                ?? factory.makeIdentity(certificate, keyType: definition.keyType, signedBy: issuer?.identity)
             let entry = Entry(id: id, identity: made, role: .authority, issuerID: issuer?.id, trustedByDevice: definition.trustedByDevice)
             built[id] = entry
             return entry
@@ -119,11 +145,18 @@ public struct World: Sendable {
                 label: definition.id, commonName: definition.commonName, organization: definition.organization, dnsNames: definition.dnsNames,
                 ipAddresses: definition.ipAddresses, notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd)
             if !definition.extensions { (certificate.basicConstraints, certificate.keyUsage, certificate.extendedKeyUsage) = (nil, nil, nil) }
-            let key =
-                try definition.keyOf.map { try leaf($0, "world.leaves[\(index)].keyOf").identity.privateKey }
-                ?? PrivateKey.generate(definition.keyType)
+            let keyOf = try definition.keyOf.map { try leaf($0, "world.leaves[\(index)].keyOf").identity.privateKey }
             let issuer = definition.issuer == "self" ? nil : try authority(definition.issuer, "world.leaves[\(index)].issuer")
-            let made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+            let expected = ExportedPKI.Expected(
+                spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
+                issuer: issuer?.certificate, publicKeyInfo: try keyOf?.publicKeyInfo())
+            let made: Identity
+            if let reused = exported?.identity(id, expected) {
+                made = reused
+            } else {
+                let key = try keyOf ?? PrivateKey.generate(definition.keyType)
+                made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+            }
             let entry = Entry(id: id, identity: made, role: .leaf, issuerID: issuer?.id, trustedByDevice: false)
             built[id] = entry
             return entry
@@ -149,11 +182,17 @@ public struct World: Sendable {
             var certificate = CertificateSpec.serverLeaf(label: client.id, dnsNames: [], notBefore: defaultStart, notAfter: defaultEnd)
             certificate.subject = DistinguishedName(commonName: client.name)
             certificate.extendedKeyUsage = [.clientAuth]
+            let expected = ExportedPKI.Expected(
+                spec: certificate, explicitNotBefore: false, explicitNotAfter: false, issuer: issuer.certificate, publicKeyInfo: nil)
+            if let (shipped, bundle) = exported?.pkcs12(client.id, password: client.password, expected) {
+                return ClientIdentity(id: client.id, identity: shipped, issuer: issuer, pkcs12: bundle, password: client.password)
+            }
             let made = try factory.makeIdentity(certificate, signedBy: issuer.identity)
             let bundle = try made.pkcs12(password: client.password)
             // The app loads its identity from the .p12 it ships, as the lesson's apps do with client.p12.
             let shipped = try Identity(pkcs12: bundle, password: client.password, source: "\(client.id).p12").relabeled(client.id)
             return ClientIdentity(id: client.id, identity: shipped, issuer: issuer, pkcs12: bundle, password: client.password)
         }
+        reuse = exported?.report
     }
 }

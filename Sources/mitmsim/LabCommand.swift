@@ -28,6 +28,9 @@ extension MitmSim {
         @Option(help: "Where to write the certificates, keys, .p12, pins and commands.txt.")
         var dir: String = "mitmsim-lab"
 
+        @Flag(help: "Make a new PKI in --dir instead of reusing the one a lab left there (new CA, new pins).")
+        var fresh = false
+
         @Flag(help: "Show the intercepted connections live in the console (q stops the lab).")
         var tui = false
 
@@ -39,7 +42,7 @@ extension MitmSim {
             guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
             let lab: Lab
             do {
-                lab = try Lab(lesson, directory: dir, address: address ?? .loopback, port: port) { flow in
+                lab = try Lab(lesson, directory: dir, address: address ?? .loopback, port: port, fresh: fresh) { flow in
                     if !tui {
                         print("[flow] \(flow)")
                         fflush(nil)
@@ -52,6 +55,7 @@ extension MitmSim {
                 "mitmsim lab: world of '\(lesson.id)'. Bank \(lesson.server.host) on \(lab.address):\(lab.originPort); "
                     + "attacker on \(lab.address):\(lab.proxyPort) (transparent TLS, HTTP CONNECT to \(lesson.server.host) only, "
                     + "and its profile page at http://\(lab.address):\(lab.proxyPort)/). Files in \(dir)/.")
+            print("PKI: \(lab.pkiSummary).")
             if let address {
                 let reach = address.isLoopback ? "\(address) is a loopback address, so that is only this machine" : "that is anyone on its network"
                 print("WARNING: --listen \(address): anyone who can reach \(address) can connect to the bank and the attacker; \(reach).")

@@ -68,10 +68,10 @@ import Testing
                 #expect(download.status == 0, "\(file): \(download.output)")
             }
             let pem = try Subprocess.run("/usr/bin/openssl", ["x509", "-in", "\(directory)/wifi-security-ca.pem", "-noout", "-subject"])
-            #expect(pem.output.contains("CN = attacker-ca"), "\(pem.output)")
+            #expect(pem.output.contains("CN = mitmsim lab attacker CA"), "\(pem.output)")
             for der in ["wifi-security-ca.cer", "wifi-security-ca.crt"] {
                 let parsed = try Subprocess.run("/usr/bin/openssl", ["x509", "-inform", "DER", "-in", "\(directory)/\(der)", "-noout", "-subject"])
-                #expect(parsed.output.contains("CN = attacker-ca"), "\(der): \(parsed.output)")
+                #expect(parsed.output.contains("CN = mitmsim lab attacker CA"), "\(der): \(parsed.output)")
             }
             let profile = try Subprocess.run(
                 "/usr/bin/python3",
@@ -110,7 +110,7 @@ import Testing
             #expect(flow.description.hasSuffix("[SNI 'bank.test', ALPN h2, http/1.1, User-Agent 'Mozilla/5.0 (lab test)']"), "\(flow)")
             #expect(
                 flow.description.hasPrefix(
-                    "#2 CONNECT bank.test:443: STOLEN password 'p@ss word'; presented 'forged bank-leaf' -> 'attacker-ca'; "
+                    "#2 CONNECT bank.test:443: STOLEN password 'p@ss word'; presented 'forged bank-leaf' -> 'lab-attacker-ca'; "
                         + "the client ACCEPTED it; READ POST /login HTTP/1.1 ["), "\(flow)")
         }
     }
@@ -159,7 +159,7 @@ import Testing
             #expect(quiet.outcome == .closedAfterHandshake)
             #expect(
                 quiet.description
-                    == "#1 transparent TLS: presented 'forged bank-leaf' -> 'attacker-ca'; "
+                    == "#1 transparent TLS: presented 'forged bank-leaf' -> 'lab-attacker-ca'; "
                     + "the client completed the handshake and closed without sending a request, which happens when a client rejects "
                     + "the certificate after the handshake (curl --pinnedpubkey) or when it had nothing to send (openssl s_client </dev/null) "
                     + "[SNI 'bank.test', ALPN h2, http/1.1]")

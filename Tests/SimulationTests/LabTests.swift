@@ -65,7 +65,7 @@ import Testing
 
     @Test func opensslReportsTheVerifyErrorForTheAttackersChain() throws {
         try withLab { lab in
-            let refused = try Subprocess.paste(command(lab, "openssl s_client against the attacker, trusting the real root"))
+            let refused = try Subprocess.paste(command(lab, "openssl s_client against the attacker, trusting only the real root"))
             #expect(refused.status != 0)
             #expect(refused.output.contains("self-signed certificate in certificate chain"), "\(refused.output)")
             let installed = try Subprocess.paste(command(lab, "openssl s_client trusting the attacker's CA"))
@@ -75,7 +75,7 @@ import Testing
 
     @Test func pythonTrustingTheRealRootRaisesAVerificationError() throws {
         try withLab { lab in
-            let refused = try Subprocess.paste(command(lab, "Python urllib through the attacker, trusting the real root"))
+            let refused = try Subprocess.paste(command(lab, "Python urllib through the attacker, trusting only the real root"))
             #expect(refused.status != 0)
             #expect(refused.output.contains("CERTIFICATE_VERIFY_FAILED"), "\(refused.output)")
             let careless = try Subprocess.paste(command(lab, "Python urllib with CERT_NONE"))
@@ -98,5 +98,36 @@ import Testing
                 #expect(eventually(lab, contains: "upstream failed"))
                 #expect(lab.requestsReceived == ["POST /login"], "only the direct request reached the bank")
             })
+    }
+
+    @Test func inAWorldWithoutAnAttackerCATheLabForgesWithItsOwnCAAndTellsToTrustThatOne() throws {
+        try withLab(
+            matching: { $0.server.requireClientCertificate && $0.attacker.attack == .none },
+            { lab in
+                let installed = try command(lab, "openssl s_client trusting the attacker's CA")
+                #expect(installed.contains("-CAfile \(lab.directory)/\(Lab.attackerCAID).pem"))
+                #expect(!installed.contains("bank-client-ca"))
+                let outcome = try Subprocess.paste(installed)
+                #expect(outcome.output.contains("Verify return code: 0 (ok)"), "\(outcome.output)")
+                #expect(eventually(lab, contains: "'forged bank-leaf' -> '\(Lab.attackerCAID)'"))
+            })
+    }
+
+    @Test func commandThreeSaysWhatDashKMeansAndThatCurlPinsOnlyTheLeafsKey() throws {
+        try withLab { lab in
+            let pinned = try #require(lab.commands.first { $0.title.hasPrefix("curl -k with the real leaf's key pinned") })
+            #expect(pinned.policy.contains("allowInvalidCertificates YES"))
+            #expect(pinned.policy.contains("the leaf's key only"))
+        }
+    }
+
+    @Test func pythonsRefusalIsPrintedAsTheURLErrorTheLearnerSees() throws {
+        try withLab { lab in
+            let python = try #require(lab.commands.first { $0.title.hasPrefix("Python urllib through the attacker") })
+            #expect(python.expected.contains("urllib.error.URLError: <urlopen error [SSL: CERTIFICATE_VERIFY_FAILED]"))
+            #expect(!python.expected.contains("SSLCertVerificationError"))
+            let refused = try Subprocess.paste(python.line)
+            #expect(refused.output.contains(python.outcome.output), "\(refused.output)")
+        }
     }
 }

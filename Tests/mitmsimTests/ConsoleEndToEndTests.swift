@@ -49,7 +49,7 @@ struct ConsoleEndToEndTests {
     func labConsoleShowsFlowsLive() throws {
         let directory = NSTemporaryDirectory() + "mitmsim-lab-tui-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let tmux = try TmuxSession(columns: 110, rows: 32, command: "lab", arguments: ["--tui", "--dir", directory])
+        let tmux = try TmuxSession(columns: 120, rows: 32, command: "lab", arguments: ["--tui", "--dir", directory])
         defer { tmux.kill() }
         try tmux.waitFor("the lab's screen") { $0.contains("classroom lab") && $0.contains("none yet") }
 

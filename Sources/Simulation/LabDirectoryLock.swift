@@ -1,0 +1,53 @@
+import Foundation
+import PKI
+
+/// A running lab's hold on its directory: an advisory `flock` on `.mitmsim-lab.lock` there.
+///
+/// A second lab on the same directory would overwrite the PKI the first one serves (and students
+/// trust), so it must refuse. The kernel drops the lock when the process ends, however it ends, so a
+/// crashed lab never blocks the next one.
+final class LabDirectoryLock: Sendable {
+    /// Another running lab holds the directory.
+    struct Busy: Error, CustomStringConvertible {
+        let directory: String
+        let holder: String
+
+        var description: String {
+            "\(directory): another mitmsim lab (\(holder)) is running on this directory; stop it, or give this one another --dir"
+        }
+    }
+
+    private let descriptor: Int32
+
+    /// Creates `directory` if needed and takes its lock, or throws `Busy` at once (it never waits).
+    init(_ directory: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PKIError.cannotWrite(path: directory, reason: "cannot create the directory")
+        }
+        let path = directory + "/.mitmsim-lab.lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw PKIError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = errno
+            let holder = Self.read(descriptor)
+            close(descriptor)
+            if reason == EWOULDBLOCK { throw Busy(directory: directory, holder: holder.isEmpty ? "process unknown" : holder) }
+            throw PKIError.cannotWrite(path: path, reason: String(cString: strerror(reason)))
+        }
+        self.descriptor = descriptor
+        // Who holds it, for the refusal message of the next lab; the lock, not this text, is what counts.
+        let holder = Array("pid \(getpid())".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = holder.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    deinit { close(descriptor) }
+
+    private static func read(_ descriptor: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
