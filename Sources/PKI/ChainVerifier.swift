@@ -33,11 +33,15 @@ struct ChainVerifier {
             OPENSSL_sk_free(untrusted)
             X509_STORE_free(store)
         }
-        for anchor in trust.anchorCertificates {
+        // SecTrust ends the path at the first anchor met from the leaf up. OpenSSL's partial-chain match
+        // would swap in the pinned leaf but keep checking the sent issuers above it, so a pinned leaf is
+        // verified alone. (A pinned issuer already ends OpenSSL's path: it looks in the store first.)
+        let leafIsAnchor = trust.hasCustomAnchors && trust.anchorCertificates.contains(trust.leaf)
+        for anchor in leafIsAnchor ? [trust.leaf] : trust.anchorCertificates {
             // Adding a certificate already in the store succeeds; only allocation can fail.
             precondition(X509_STORE_add_cert(store, anchor.x509) == 1, "X509_STORE_add_cert failed: out of memory")
         }
-        for certificate in trust.certificates.dropFirst() {
+        for certificate in trust.certificates.dropFirst() where !leafIsAnchor {
             precondition(OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.x509)) > 0, "OPENSSL_sk_push failed: out of memory")
         }
         precondition(X509_STORE_CTX_init(context, store, trust.leaf.x509, untrusted) == 1, "X509_STORE_CTX_init failed: out of memory")
