@@ -39,12 +39,12 @@ struct ChainVerifier {
         let leafIsAnchor = trust.hasCustomAnchors && trust.anchorCertificates.contains(trust.leaf)
         for anchor in leafIsAnchor ? [trust.leaf] : trust.anchorCertificates {
             // Adding a certificate already in the store succeeds; only allocation can fail.
-            precondition(X509_STORE_add_cert(store, anchor.x509) == 1, "X509_STORE_add_cert failed: out of memory")
+            precondition(X509_STORE_add_cert(store, anchor.verifiableX509) == 1, "X509_STORE_add_cert failed: out of memory")
         }
         for certificate in trust.certificates.dropFirst() where !leafIsAnchor {
-            precondition(OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.x509)) > 0, "OPENSSL_sk_push failed: out of memory")
+            precondition(OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.verifiableX509)) > 0, "OPENSSL_sk_push failed: out of memory")
         }
-        precondition(X509_STORE_CTX_init(context, store, trust.leaf.x509, untrusted) == 1, "X509_STORE_CTX_init failed: out of memory")
+        precondition(X509_STORE_CTX_init(context, store, trust.leaf.verifiableX509, untrusted) == 1, "X509_STORE_CTX_init failed: out of memory")
         configure(context)
 
         let recorder = ErrorRecorder()
@@ -122,7 +122,7 @@ struct ChainVerifier {
 
     private func certificate(for x509: OpaquePointer) -> Certificate? {
         let known = trust.certificates + trust.anchorCertificates
-        return known.first { $0.x509 == x509 } ?? known.first { X509_cmp($0.x509, x509) == 0 }
+        return known.first { $0.verifiableX509 == x509 } ?? known.first { X509_cmp($0.verifiableX509, x509) == 0 }
             ?? (try? Certificate(retaining: x509))
     }
 
