@@ -91,4 +91,6 @@ public struct KeyUsage: OptionSet, Hashable, Sendable {
 public enum ExtendedKeyUsage: String, Hashable, Sendable {
     case serverAuth
     case clientAuth
+    /// Any purpose (2.5.29.37.0); some CAs carry it as their only extended key usage.
+    case anyExtendedKeyUsage
 }

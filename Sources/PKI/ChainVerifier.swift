@@ -54,6 +54,7 @@ struct ChainVerifier {
             "X509_STORE_CTX_set_ex_data failed: out of memory")
         X509_STORE_CTX_set_verify_cb(context) { ok, context in
             guard ok == 0, let context, let raw = X509_STORE_CTX_get_ex_data(context, ChainVerifier.recorderSlot) else { return ok }
+            if ChainVerifier.isAnyPurposeAuthority(context) { return 1 }
             let recorder = Unmanaged<ErrorRecorder>.fromOpaque(raw).takeUnretainedValue()
             recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
             return 1
@@ -71,6 +72,17 @@ struct ChainVerifier {
             if !failures.contains(failure) { failures.append(failure) }
         }
         return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures)
+    }
+
+    /// True when OpenSSL refused a CA's purpose although its extended key usage includes
+    /// anyExtendedKeyUsage, which Apple accepts for a TLS chain's authorities (OpenSSL wants serverAuth).
+    private static func isAnyPurposeAuthority(_ context: OpaquePointer) -> Bool {
+        guard X509_STORE_CTX_get_error(context) == X509_V_ERR_INVALID_PURPOSE, X509_STORE_CTX_get_error_depth(context) > 0,
+            let certificate = X509_STORE_CTX_get_current_cert(context)
+        else { return false }
+        // Only an EKU that lists any purpose, on a certificate that is otherwise fit to be a CA.
+        return X509_get_extension_flags(certificate) & UInt32(EXFLAG_XKUSAGE) != 0
+            && X509_get_extended_key_usage(certificate) & UInt32(XKU_ANYEKU) != 0 && X509_check_ca(certificate) != 0
     }
 
     private func configure(_ context: OpaquePointer) {

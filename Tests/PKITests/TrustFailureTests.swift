@@ -57,4 +57,45 @@ struct TrustFailureTests {
 
         #expect(trust.evaluate().failures.isEmpty)
     }
+
+    @Test func aRootWhoseOnlyExtendedKeyUsageIsAnyPurposeAnchorsATLSServerChain() throws {
+        var spec = CertificateSpec.authority(label: "Any Purpose Root", commonName: "Any Purpose Root", notBefore: start, notAfter: end)
+        spec.extendedKeyUsage = [.anyExtendedKeyUsage]
+        let root = try factory.makeIdentity(spec)
+        let intermediate = try authority("Intermediate", signedBy: root)
+        let server = try leaf(signedBy: intermediate)
+        let trust = ServerTrust(
+            certificates: [server.certificate, intermediate.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            verifyDate: clock)
+
+        let result = trust.evaluate()
+        #expect(result.failures.isEmpty, "\(result.failures)")
+        #expect(result.path == [server.certificate, intermediate.certificate, root.certificate])
+    }
+
+    @Test func anIntermediateWhoseOnlyExtendedKeyUsageIsAnyPurposeMayIssueTLSServerCertificates() throws {
+        let root = try authority("Root")
+        var spec = CertificateSpec.authority(label: "Any Purpose CA", commonName: "Any Purpose CA", notBefore: start, notAfter: end)
+        spec.extendedKeyUsage = [.anyExtendedKeyUsage]
+        let intermediate = try factory.makeIdentity(spec, signedBy: root)
+        let server = try leaf(signedBy: intermediate)
+        let trust = ServerTrust(
+            certificates: [server.certificate, intermediate.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            verifyDate: clock)
+
+        #expect(trust.evaluate().failures.isEmpty, "\(trust.evaluate().failures)")
+    }
+
+    @Test func anIntermediateLimitedToClientsStillCannotIssueForAServer() throws {
+        let root = try authority("Root")
+        var spec = CertificateSpec.authority(label: "Client CA", commonName: "Client CA", notBefore: start, notAfter: end)
+        spec.extendedKeyUsage = [.clientAuth]
+        let intermediate = try factory.makeIdentity(spec, signedBy: root)
+        let server = try leaf(signedBy: intermediate)
+        let trust = ServerTrust(
+            certificates: [server.certificate, intermediate.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            verifyDate: clock)
+
+        #expect(trust.evaluate().failures == [TrustFailure(kind: .wrongExtendedKeyUsage, certificate: intermediate.certificate)])
+    }
 }
