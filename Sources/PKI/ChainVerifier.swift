@@ -64,6 +64,12 @@ struct ChainVerifier {
             recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
         }
 
+        if case .ssl(let host?) = trust.policy, host.isEmpty {
+            // OpenSSL takes an empty host for no host at all; SecTrust matches it against the SAN and finds
+            // nothing. Reported where OpenSSL reports a host mismatch: before the signatures and dates.
+            let index = recorder.errors.firstIndex { Self.codesAfterHostCheck.contains($0.code) } ?? recorder.errors.endIndex
+            recorder.errors.insert((X509_V_ERR_HOSTNAME_MISMATCH, trust.leaf.verifiableX509), at: index)
+        }
         let chain = certificates(in: X509_STORE_CTX_get0_chain(context))
         var failures: [TrustFailure] = []
         for (code, x509) in recorder.errors {
@@ -85,6 +91,15 @@ struct ChainVerifier {
             && X509_get_extended_key_usage(certificate) & UInt32(XKU_ANYEKU) != 0 && X509_check_ca(certificate) != 0
     }
 
+    /// What `X509_verify_cert` finds after it checks the host: signatures, dates, then name constraints.
+    private static let codesAfterHostCheck: Set<Int32> = [
+        X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE, X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY,
+        X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD,
+        X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD, X509_V_ERR_PERMITTED_VIOLATION, X509_V_ERR_EXCLUDED_VIOLATION,
+        X509_V_ERR_SUBTREE_MINMAX, X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE, X509_V_ERR_UNSUPPORTED_CONSTRAINT_SYNTAX,
+        X509_V_ERR_UNSUPPORTED_NAME_SYNTAX,
+    ]
+
     private func configure(_ context: OpaquePointer) {
         // The context owns its parameters from X509_STORE_CTX_init on; these fail only when out of memory.
         guard let parameters = X509_STORE_CTX_get0_param(context) else { preconditionFailure("X509_STORE_CTX_init made no parameters") }
@@ -94,7 +109,7 @@ struct ChainVerifier {
         }
         guard case .ssl(let host) = trust.policy else { return }
         precondition(X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1, "X509_STORE_CTX_set_purpose(SSL server) failed")
-        guard let host else { return }
+        guard let host, !host.isEmpty else { return }
         // An address OpenSSL cannot parse is checked as a name instead, which no DNS SAN matches.
         if IPAddress.isAddress(host), X509_VERIFY_PARAM_set1_ip_asc(parameters, host) == 1 { return }
         // SAN only, as iOS 13+ and OkHttp: the common name never stands in for a missing DNS name.

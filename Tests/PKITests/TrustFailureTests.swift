@@ -98,4 +98,27 @@ struct TrustFailureTests {
 
         #expect(trust.evaluate().failures == [TrustFailure(kind: .wrongExtendedKeyUsage, certificate: intermediate.certificate)])
     }
+
+    @Test func anEmptyHostNameIsNamedByNoCertificate() throws {
+        let root = try authority("Root")
+        let server = try leaf(signedBy: root)
+        let trust = ServerTrust(certificates: [server.certificate], anchors: [root.certificate], policy: .ssl(host: ""), verifyDate: clock)
+
+        #expect(trust.evaluate().failures == [TrustFailure(kind: .hostnameMismatch(host: ""), certificate: server.certificate)])
+        #expect(trust.evaluate().failures.first?.description == "'leaf' is issued for bank.test, not ''; its common name 'bank.test' is never used")
+    }
+
+    @Test func anEmptyHostNameIsReportedWhereAnyOtherWrongHostIs() throws {
+        let root = try authority("Root")
+        var spec = CertificateSpec.serverLeaf(label: "leaf", dnsNames: ["bank.test"], notBefore: start, notAfter: clock.addingTimeInterval(-60))
+        spec.extendedKeyUsage = [.clientAuth]
+        let server = try factory.makeIdentity(spec, signedBy: root)
+        func failures(_ host: String) -> [String] {
+            ServerTrust(certificates: [server.certificate], anchors: [root.certificate], policy: .ssl(host: host), verifyDate: clock)
+                .evaluate().failures.map(\.kind.code)
+        }
+
+        #expect(failures("") == ["wrongExtendedKeyUsage", "hostnameMismatch", "expired"])
+        #expect(failures("") == failures("other.test"))
+    }
 }
