@@ -74,7 +74,7 @@ struct ChainVerifier {
         var failures: [TrustFailure] = []
         for (code, x509) in recorder.errors {
             let certificate = x509.flatMap(certificate(for:)) ?? chain.last ?? trust.leaf
-            let failure = TrustFailure(kind: kind(of: code), certificate: certificate)
+            let failure = TrustFailure(kind: kind(of: code), certificate: certificate, openSSLCode: code)
             if !failures.contains(failure) { failures.append(failure) }
         }
         return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures)
@@ -125,12 +125,32 @@ struct ChainVerifier {
             .missingIssuer
         case X509_V_ERR_CERT_HAS_EXPIRED: .expired
         case X509_V_ERR_CERT_NOT_YET_VALID: .notYetValid
+        case X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD, X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD: .unreadableValidity
         case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: .hostnameMismatch(host: hostName)
         case X509_V_ERR_INVALID_CA: .issuerNotCA
+        case X509_V_ERR_KEYUSAGE_NO_CERTSIGN: .keyUsageForbidsCertificateSigning
         case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE: .badSignature
+        case X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY, X509_V_ERR_NO_ISSUER_PUBLIC_KEY, X509_V_ERR_UNSUPPORTED_SIGNATURE_ALGORITHM,
+            X509_V_ERR_SIGNATURE_ALGORITHM_MISMATCH:
+            .unsupportedSignatureAlgorithm
+        case X509_V_ERR_SIGNATURE_ALGORITHM_INCONSISTENCY: .inconsistentSignatureAlgorithm
+        case X509_V_ERR_EE_KEY_TOO_SMALL, X509_V_ERR_CA_KEY_TOO_SMALL: .weakKey
+        case X509_V_ERR_CA_MD_TOO_WEAK: .weakSignatureDigest
         case X509_V_ERR_INVALID_PURPOSE: .wrongExtendedKeyUsage
         case X509_V_ERR_PATH_LENGTH_EXCEEDED: .pathLengthExceeded
-        default: .other(code: code, message: String(cString: X509_verify_cert_error_string(Int(code))))
+        case X509_V_ERR_CERT_CHAIN_TOO_LONG: .pathTooLong
+        case X509_V_ERR_PATH_LOOP: .pathLoop
+        case X509_V_ERR_PERMITTED_VIOLATION, X509_V_ERR_EXCLUDED_VIOLATION: .nameConstraintViolation
+        case X509_V_ERR_SUBTREE_MINMAX, X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE, X509_V_ERR_UNSUPPORTED_CONSTRAINT_SYNTAX,
+            X509_V_ERR_UNSUPPORTED_NAME_SYNTAX:
+            .unsupportedNameConstraint
+        case X509_V_ERR_INVALID_POLICY_EXTENSION, X509_V_ERR_NO_EXPLICIT_POLICY: .policyViolation
+        case X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION: .unsupportedCriticalExtension
+        case X509_V_ERR_INVALID_EXTENSION, X509_V_ERR_UNSUPPORTED_EXTENSION_FEATURE, X509_V_ERR_PATHLEN_INVALID_FOR_NON_CA,
+            X509_V_ERR_PATHLEN_WITHOUT_KU_KEY_CERT_SIGN, X509_V_ERR_KU_KEY_CERT_SIGN_INVALID_FOR_NON_CA:
+            .invalidExtension
+        case X509_V_ERR_CERT_UNTRUSTED, X509_V_ERR_CERT_REJECTED: .distrusted
+        default: .other(code: code, message: OpenSSL.verifyErrorText(code))
         }
     }
 

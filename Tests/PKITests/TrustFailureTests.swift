@@ -121,4 +121,72 @@ struct TrustFailureTests {
         #expect(failures("") == ["wrongExtendedKeyUsage", "hostnameMismatch", "expired"])
         #expect(failures("") == failures("other.test"))
     }
+
+    @Test func anIntermediateWhoseNameConstraintsExcludeTheLeafsNameIsANamedViolation() throws {
+        let root = try authority("Root")
+        var spec = CertificateSpec.authority(label: "Constrained CA", commonName: "Constrained CA", notBefore: start, notAfter: end)
+        spec.nameConstraints = NameConstraints(excludedDNSNames: ["bank.test"])
+        let constrained = try factory.makeIdentity(spec, signedBy: root)
+        let server = try leaf(signedBy: constrained)
+        let trust = ServerTrust(
+            certificates: [server.certificate, constrained.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            verifyDate: clock)
+
+        let failures = trust.evaluate().failures
+        #expect(failures == [TrustFailure(kind: .nameConstraintViolation, certificate: server.certificate)])
+        #expect(failures.first?.kind.code == "nameConstraintViolation")
+        #expect(
+            failures.first?.description
+                == "'leaf' has a name (in its subject or SAN) that the name constraints of a certificate authority above it do not allow")
+        #expect(failures.first?.openSSLError.text == "excluded subtree violation")
+    }
+
+    @Test func aNameOutsideThePermittedNamesIsTheSameViolation() throws {
+        let root = try authority("Root")
+        var spec = CertificateSpec.authority(label: "Constrained CA", commonName: "Constrained CA", notBefore: start, notAfter: end)
+        spec.nameConstraints = NameConstraints(permittedDNSNames: ["shop.test"])
+        let constrained = try factory.makeIdentity(spec, signedBy: root)
+        let server = try leaf(signedBy: constrained)
+        let trust = ServerTrust(
+            certificates: [server.certificate, constrained.certificate], anchors: [root.certificate], policy: .basicX509, verifyDate: clock)
+
+        #expect(trust.evaluate().failures.map(\.kind) == [.nameConstraintViolation])
+    }
+
+    @Test func aNameInsideThePermittedNamesPasses() throws {
+        let root = try authority("Root")
+        var spec = CertificateSpec.authority(label: "Constrained CA", commonName: "Constrained CA", notBefore: start, notAfter: end)
+        spec.nameConstraints = NameConstraints(permittedDNSNames: ["bank.test"], excludedDNSNames: ["evil.bank.test"])
+        let constrained = try factory.makeIdentity(spec, signedBy: root)
+        let server = try leaf(signedBy: constrained)
+        let trust = ServerTrust(
+            certificates: [server.certificate, constrained.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            verifyDate: clock)
+
+        #expect(trust.evaluate().failures.isEmpty)
+    }
+
+    @Test func anUnknownCriticalExtensionIsNamedToo() throws {
+        let root = try authority("Root")
+        let server = try leaf(signedBy: root)
+        // The leaf's DER with one extension's OID changed to an unknown one; it is critical (basicConstraints).
+        let basicConstraintsOID: [UInt8] = [0x06, 0x03, 0x55, 0x1D, 0x13]
+        var der = server.certificate.der
+        let at = try #require((0..<(der.count - 5)).first { Array(der[$0..<($0 + 5)]) == basicConstraintsOID })
+        der[at + 4] = 0x7F
+        let edited = try #require(try Certificate.parseAll(der, source: "edited").first)
+        let trust = ServerTrust(certificates: [edited], anchors: [edited], policy: .basicX509, verifyDate: clock)
+
+        #expect(trust.evaluate().failures.map(\.kind).contains(.unsupportedCriticalExtension), "\(trust.evaluate().failures)")
+    }
+
+    @Test func anErrorWithNoLessonStillSaysWhatOpenSSLFound() throws {
+        let root = try authority("Root")
+        let failure = TrustFailure(
+            kind: .other(code: 50, message: "application verification failure"), certificate: root.certificate, openSSLCode: 50)
+
+        #expect(failure.kind.code == "otherVerificationError")
+        #expect(failure.description == "'Root' failed a check mitmsim has no lesson for; OpenSSL says: application verification failure (error 50)")
+        #expect(failure.openSSLError.text == "application verification failure")
+    }
 }
