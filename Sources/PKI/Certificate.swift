@@ -9,6 +9,9 @@ import Foundation
 public final class Certificate: Hashable, CustomStringConvertible, @unchecked Sendable {
     // Immutable after init; OpenSSL only reads an X509 once its extension cache is filled (done in init).
     package let x509: OpaquePointer
+    /// What OpenSSL's verifier is given: `x509` itself, or a copy whose two signature algorithm
+    /// identifiers agree where they differed only in how they wrote RSA's NULL parameters (as Apple allows).
+    package let verifiableX509: OpaquePointer
 
     public let label: String
     public let der: [UInt8]
@@ -38,6 +41,7 @@ public final class Certificate: Hashable, CustomStringConvertible, @unchecked Se
             throw error
         }
         self.x509 = x509
+        verifiableX509 = Self.consistentSignatureAlgorithmCopy(of: x509) ?? x509
         self.der = der
         self.publicKeyInfo = publicKeyInfo
         subject = Self.name(X509_get_subject_name(x509))
@@ -56,7 +60,10 @@ public final class Certificate: Hashable, CustomStringConvertible, @unchecked Se
         try self.init(takingOwnership: x509, label: label)
     }
 
-    deinit { X509_free(x509) }
+    deinit {
+        if verifiableX509 != x509 { X509_free(verifiableX509) }
+        X509_free(x509)
+    }
 
     /// The same certificate under another label (how a run names what it sees on the wire).
     public func relabeled(_ label: String) -> Certificate {
@@ -87,7 +94,7 @@ public final class Certificate: Hashable, CustomStringConvertible, @unchecked Se
     public func isSigned(by issuer: Certificate) -> Bool {
         OpenSSL.isolatingErrors {
             guard let key = X509_get0_pubkey(issuer.x509) else { return false }
-            return X509_verify(x509, key) == 1
+            return X509_verify(verifiableX509, key) == 1
         }
     }
 }

@@ -113,6 +113,7 @@ public struct CertificateFactory: Sendable {
         }
         if let usage = spec.keyUsage, !usage.names.isEmpty { result.append((NID_key_usage, "critical," + usage.names.joined(separator: ","))) }
         if let usages = spec.extendedKeyUsage, !usages.isEmpty { result.append((NID_ext_key_usage, usages.map(\.rawValue).joined(separator: ","))) }
+        if let constraints = spec.nameConstraints { result.append((NID_name_constraints, constraints.configuration)) }
         if spec.subjectKeyIdentifier { result.append((NID_subject_key_identifier, "hash")) }
         if spec.authorityKeyIdentifier { result.append((NID_authority_key_identifier, "keyid:always")) }
         let names = spec.dnsNames.map { "DNS:" + $0 } + spec.ipAddresses.map { "IP:" + $0 }

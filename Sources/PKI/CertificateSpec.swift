@@ -18,6 +18,8 @@ public struct CertificateSpec: Sendable {
     public var basicConstraints: BasicConstraints?
     public var keyUsage: KeyUsage?
     public var extendedKeyUsage: [ExtendedKeyUsage]?
+    /// Nil leaves the extension out; only meaningful on a CA.
+    public var nameConstraints: NameConstraints?
     public var subjectKeyIdentifier: Bool
     public var authorityKeyIdentifier: Bool
 
@@ -25,7 +27,7 @@ public struct CertificateSpec: Sendable {
         label: String, subject: DistinguishedName, dnsNames: [String] = [], ipAddresses: [String] = [],
         notBefore: Date, notAfter: Date, serialNumber: UInt64? = nil, basicConstraints: BasicConstraints? = nil,
         keyUsage: KeyUsage? = nil, extendedKeyUsage: [ExtendedKeyUsage]? = nil,
-        subjectKeyIdentifier: Bool = true, authorityKeyIdentifier: Bool = true
+        nameConstraints: NameConstraints? = nil, subjectKeyIdentifier: Bool = true, authorityKeyIdentifier: Bool = true
     ) {
         self.label = label
         self.subject = subject
@@ -37,6 +39,7 @@ public struct CertificateSpec: Sendable {
         self.basicConstraints = basicConstraints
         self.keyUsage = keyUsage
         self.extendedKeyUsage = extendedKeyUsage
+        self.nameConstraints = nameConstraints
         self.subjectKeyIdentifier = subjectKeyIdentifier
         self.authorityKeyIdentifier = authorityKeyIdentifier
     }
@@ -91,4 +94,6 @@ public struct KeyUsage: OptionSet, Hashable, Sendable {
 public enum ExtendedKeyUsage: String, Hashable, Sendable {
     case serverAuth
     case clientAuth
+    /// Any purpose (2.5.29.37.0); some CAs carry it as their only extended key usage.
+    case anyExtendedKeyUsage
 }

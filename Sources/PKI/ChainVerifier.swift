@@ -33,14 +33,18 @@ struct ChainVerifier {
             OPENSSL_sk_free(untrusted)
             X509_STORE_free(store)
         }
-        for anchor in trust.anchorCertificates {
+        // SecTrust ends the path at the first anchor met from the leaf up. OpenSSL's partial-chain match
+        // would swap in the pinned leaf but keep checking the sent issuers above it, so a pinned leaf is
+        // verified alone. (A pinned issuer already ends OpenSSL's path: it looks in the store first.)
+        let leafIsAnchor = trust.hasCustomAnchors && trust.anchorCertificates.contains(trust.leaf)
+        for anchor in leafIsAnchor ? [trust.leaf] : trust.anchorCertificates {
             // Adding a certificate already in the store succeeds; only allocation can fail.
-            precondition(X509_STORE_add_cert(store, anchor.x509) == 1, "X509_STORE_add_cert failed: out of memory")
+            precondition(X509_STORE_add_cert(store, anchor.verifiableX509) == 1, "X509_STORE_add_cert failed: out of memory")
         }
-        for certificate in trust.certificates.dropFirst() {
-            precondition(OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.x509)) > 0, "OPENSSL_sk_push failed: out of memory")
+        for certificate in trust.certificates.dropFirst() where !leafIsAnchor {
+            precondition(OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.verifiableX509)) > 0, "OPENSSL_sk_push failed: out of memory")
         }
-        precondition(X509_STORE_CTX_init(context, store, trust.leaf.x509, untrusted) == 1, "X509_STORE_CTX_init failed: out of memory")
+        precondition(X509_STORE_CTX_init(context, store, trust.leaf.verifiableX509, untrusted) == 1, "X509_STORE_CTX_init failed: out of memory")
         configure(context)
 
         let recorder = ErrorRecorder()
@@ -50,6 +54,7 @@ struct ChainVerifier {
             "X509_STORE_CTX_set_ex_data failed: out of memory")
         X509_STORE_CTX_set_verify_cb(context) { ok, context in
             guard ok == 0, let context, let raw = X509_STORE_CTX_get_ex_data(context, ChainVerifier.recorderSlot) else { return ok }
+            if ChainVerifier.isAnyPurposeAuthority(context) { return 1 }
             let recorder = Unmanaged<ErrorRecorder>.fromOpaque(raw).takeUnretainedValue()
             recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
             return 1
@@ -59,15 +64,41 @@ struct ChainVerifier {
             recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
         }
 
+        if case .ssl(let host?) = trust.policy, host.isEmpty {
+            // OpenSSL takes an empty host for no host at all; SecTrust matches it against the SAN and finds
+            // nothing. Reported where OpenSSL reports a host mismatch: before the signatures and dates.
+            let index = recorder.errors.firstIndex { Self.codesAfterHostCheck.contains($0.code) } ?? recorder.errors.endIndex
+            recorder.errors.insert((X509_V_ERR_HOSTNAME_MISMATCH, trust.leaf.verifiableX509), at: index)
+        }
         let chain = certificates(in: X509_STORE_CTX_get0_chain(context))
         var failures: [TrustFailure] = []
         for (code, x509) in recorder.errors {
             let certificate = x509.flatMap(certificate(for:)) ?? chain.last ?? trust.leaf
-            let failure = TrustFailure(kind: kind(of: code), certificate: certificate)
+            let failure = TrustFailure(kind: kind(of: code), certificate: certificate, openSSLCode: code)
             if !failures.contains(failure) { failures.append(failure) }
         }
         return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures)
     }
+
+    /// True when OpenSSL refused a CA's purpose although its extended key usage includes
+    /// anyExtendedKeyUsage, which Apple accepts for a TLS chain's authorities (OpenSSL wants serverAuth).
+    private static func isAnyPurposeAuthority(_ context: OpaquePointer) -> Bool {
+        guard X509_STORE_CTX_get_error(context) == X509_V_ERR_INVALID_PURPOSE, X509_STORE_CTX_get_error_depth(context) > 0,
+            let certificate = X509_STORE_CTX_get_current_cert(context)
+        else { return false }
+        // Only an EKU that lists any purpose, on a certificate that is otherwise fit to be a CA.
+        return X509_get_extension_flags(certificate) & UInt32(EXFLAG_XKUSAGE) != 0
+            && X509_get_extended_key_usage(certificate) & UInt32(XKU_ANYEKU) != 0 && X509_check_ca(certificate) != 0
+    }
+
+    /// What `X509_verify_cert` finds after it checks the host: signatures, dates, then name constraints.
+    private static let codesAfterHostCheck: Set<Int32> = [
+        X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE, X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY,
+        X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD,
+        X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD, X509_V_ERR_PERMITTED_VIOLATION, X509_V_ERR_EXCLUDED_VIOLATION,
+        X509_V_ERR_SUBTREE_MINMAX, X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE, X509_V_ERR_UNSUPPORTED_CONSTRAINT_SYNTAX,
+        X509_V_ERR_UNSUPPORTED_NAME_SYNTAX,
+    ]
 
     private func configure(_ context: OpaquePointer) {
         // The context owns its parameters from X509_STORE_CTX_init on; these fail only when out of memory.
@@ -78,7 +109,7 @@ struct ChainVerifier {
         }
         guard case .ssl(let host) = trust.policy else { return }
         precondition(X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1, "X509_STORE_CTX_set_purpose(SSL server) failed")
-        guard let host else { return }
+        guard let host, !host.isEmpty else { return }
         // An address OpenSSL cannot parse is checked as a name instead, which no DNS SAN matches.
         if IPAddress.isAddress(host), X509_VERIFY_PARAM_set1_ip_asc(parameters, host) == 1 { return }
         // SAN only, as iOS 13+ and OkHttp: the common name never stands in for a missing DNS name.
@@ -94,12 +125,32 @@ struct ChainVerifier {
             .missingIssuer
         case X509_V_ERR_CERT_HAS_EXPIRED: .expired
         case X509_V_ERR_CERT_NOT_YET_VALID: .notYetValid
+        case X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD, X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD: .unreadableValidity
         case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: .hostnameMismatch(host: hostName)
         case X509_V_ERR_INVALID_CA: .issuerNotCA
+        case X509_V_ERR_KEYUSAGE_NO_CERTSIGN: .keyUsageForbidsCertificateSigning
         case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE: .badSignature
+        case X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY, X509_V_ERR_NO_ISSUER_PUBLIC_KEY, X509_V_ERR_UNSUPPORTED_SIGNATURE_ALGORITHM,
+            X509_V_ERR_SIGNATURE_ALGORITHM_MISMATCH:
+            .unsupportedSignatureAlgorithm
+        case X509_V_ERR_SIGNATURE_ALGORITHM_INCONSISTENCY: .inconsistentSignatureAlgorithm
+        case X509_V_ERR_EE_KEY_TOO_SMALL, X509_V_ERR_CA_KEY_TOO_SMALL: .weakKey
+        case X509_V_ERR_CA_MD_TOO_WEAK: .weakSignatureDigest
         case X509_V_ERR_INVALID_PURPOSE: .wrongExtendedKeyUsage
         case X509_V_ERR_PATH_LENGTH_EXCEEDED: .pathLengthExceeded
-        default: .other(code: code, message: String(cString: X509_verify_cert_error_string(Int(code))))
+        case X509_V_ERR_CERT_CHAIN_TOO_LONG: .pathTooLong
+        case X509_V_ERR_PATH_LOOP: .pathLoop
+        case X509_V_ERR_PERMITTED_VIOLATION, X509_V_ERR_EXCLUDED_VIOLATION: .nameConstraintViolation
+        case X509_V_ERR_SUBTREE_MINMAX, X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE, X509_V_ERR_UNSUPPORTED_CONSTRAINT_SYNTAX,
+            X509_V_ERR_UNSUPPORTED_NAME_SYNTAX:
+            .unsupportedNameConstraint
+        case X509_V_ERR_INVALID_POLICY_EXTENSION, X509_V_ERR_NO_EXPLICIT_POLICY: .policyViolation
+        case X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION: .unsupportedCriticalExtension
+        case X509_V_ERR_INVALID_EXTENSION, X509_V_ERR_UNSUPPORTED_EXTENSION_FEATURE, X509_V_ERR_PATHLEN_INVALID_FOR_NON_CA,
+            X509_V_ERR_PATHLEN_WITHOUT_KU_KEY_CERT_SIGN, X509_V_ERR_KU_KEY_CERT_SIGN_INVALID_FOR_NON_CA:
+            .invalidExtension
+        case X509_V_ERR_CERT_UNTRUSTED, X509_V_ERR_CERT_REJECTED: .distrusted
+        default: .other(code: code, message: OpenSSL.verifyErrorText(code))
         }
     }
 
@@ -118,7 +169,7 @@ struct ChainVerifier {
 
     private func certificate(for x509: OpaquePointer) -> Certificate? {
         let known = trust.certificates + trust.anchorCertificates
-        return known.first { $0.x509 == x509 } ?? known.first { X509_cmp($0.x509, x509) == 0 }
+        return known.first { $0.verifiableX509 == x509 } ?? known.first { X509_cmp($0.verifiableX509, x509) == 0 }
             ?? (try? Certificate(retaining: x509))
     }
 

@@ -45,6 +45,11 @@ package enum OpenSSL {
         }
     }
 
+    /// OpenSSL's text for a verification error code (`X509_verify_cert_error_string`).
+    package static func verifyErrorText(_ code: Int32) -> String {
+        String(cString: X509_verify_cert_error_string(Int(code)))
+    }
+
     /// Drains this thread's OpenSSL error queue into readable lines (the queue is per thread); inside
     /// `isolatingErrors`, these are the lines of that operation only.
     package static func drainErrors() -> [String] {

@@ -8,7 +8,8 @@ import Foundation
 public struct ServerTrust: Sendable {
     /// What the chain is checked for: SecPolicyCreateSSL(server, host) or SecPolicyCreateBasicX509().
     public enum Policy: Hashable, Sendable {
-        /// A TLS server certificate; the host name is checked unless `host` is nil.
+        /// A TLS server certificate; the host name is checked unless `host` is nil. An empty host is a host
+        /// no certificate names, so it always fails the check.
         case ssl(host: String?)
         /// Signatures, dates and CA constraints only: no host name and no key-usage purpose.
         case basicX509

@@ -2,19 +2,34 @@ import Foundation
 
 /// Why a chain did not validate, attached to the certificate it concerns.
 ///
-/// The kinds are the ones a learner meets (and SecTrust reports); OpenSSL codes without a lesson of their
-/// own fall into `other` with OpenSSL's text.
+/// Every error OpenSSL's verifier reports for a chain has a kind of its own, named as a learner would
+/// (and SecTrust would) name the problem; `other` is the fallback for an error with no lesson, and its
+/// sentence carries OpenSSL's own text.
 public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
         case untrustedRoot
         case missingIssuer
         case expired
         case notYetValid
+        case unreadableValidity
         case hostnameMismatch(host: String)
         case issuerNotCA
+        case keyUsageForbidsCertificateSigning
         case badSignature
+        case unsupportedSignatureAlgorithm
+        case inconsistentSignatureAlgorithm
+        case weakKey
+        case weakSignatureDigest
         case wrongExtendedKeyUsage
         case pathLengthExceeded
+        case pathTooLong
+        case pathLoop
+        case nameConstraintViolation
+        case unsupportedNameConstraint
+        case policyViolation
+        case unsupportedCriticalExtension
+        case invalidExtension
+        case distrusted
         case other(code: Int32, message: String)
 
         /// A stable identifier for JSON and tests.
@@ -24,22 +39,46 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             case .missingIssuer: "missingIssuer"
             case .expired: "expired"
             case .notYetValid: "notYetValid"
+            case .unreadableValidity: "unreadableValidity"
             case .hostnameMismatch: "hostnameMismatch"
             case .issuerNotCA: "issuerNotCA"
+            case .keyUsageForbidsCertificateSigning: "keyUsageForbidsCertificateSigning"
             case .badSignature: "badSignature"
+            case .unsupportedSignatureAlgorithm: "unsupportedSignatureAlgorithm"
+            case .inconsistentSignatureAlgorithm: "inconsistentSignatureAlgorithm"
+            case .weakKey: "weakKey"
+            case .weakSignatureDigest: "weakSignatureDigest"
             case .wrongExtendedKeyUsage: "wrongExtendedKeyUsage"
             case .pathLengthExceeded: "pathLengthExceeded"
-            case .other(let code, _): "openssl\(code)"
+            case .pathTooLong: "pathTooLong"
+            case .pathLoop: "pathLoop"
+            case .nameConstraintViolation: "nameConstraintViolation"
+            case .unsupportedNameConstraint: "unsupportedNameConstraint"
+            case .policyViolation: "policyViolation"
+            case .unsupportedCriticalExtension: "unsupportedCriticalExtension"
+            case .invalidExtension: "invalidExtension"
+            case .distrusted: "distrusted"
+            case .other: "otherVerificationError"
             }
         }
     }
 
     public let kind: Kind
     public let certificate: Certificate
+    /// The `X509_V_ERR_*` code OpenSSL reported, or nil for a failure made by hand; not part of equality.
+    public let openSSLCode: Int32?
 
-    public init(kind: Kind, certificate: Certificate) {
+    public init(kind: Kind, certificate: Certificate, openSSLCode: Int32? = nil) {
         self.kind = kind
         self.certificate = certificate
+        self.openSSLCode = openSSLCode
+    }
+
+    public static func == (lhs: TrustFailure, rhs: TrustFailure) -> Bool { lhs.kind == rhs.kind && lhs.certificate == rhs.certificate }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(certificate)
     }
 
     /// One sentence naming the certificate by label; deterministic (dates, never times or serials).
@@ -54,6 +93,8 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "\(name) expired on \(certificate.notAfter.utcDay)"
         case .notYetValid:
             return "\(name) is not valid before \(certificate.notBefore.utcDay)"
+        case .unreadableValidity:
+            return "\(name) has a validity date that cannot be read"
         case .hostnameMismatch(let host):
             let common = certificate.subject.commonName.map { "; its common name '\($0)' is never used" } ?? ""
             let names = certificate.dnsNames + certificate.ipAddresses
@@ -61,15 +102,47 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "\(name) \(listed), not '\(host)'\(common)"
         case .issuerNotCA:
             return "\(name) signed a certificate but is not a certificate authority (no basicConstraints CA:TRUE)"
+        case .keyUsageForbidsCertificateSigning:
+            return "\(name) signed a certificate but its keyUsage does not allow signing certificates (no keyCertSign)"
         case .badSignature:
             return "the signature on \(name) does not verify with its issuer's public key"
+        case .unsupportedSignatureAlgorithm:
+            return "the signature on \(name) cannot be checked: its algorithm is not supported or does not fit its issuer's key"
+        case .inconsistentSignatureAlgorithm:
+            return "\(name) names one signature algorithm in its signed part and a different one outside it"
+        case .weakKey:
+            return "\(name) has a key (\(certificate.keyDescription)) too small for the verifier's security level"
+        case .weakSignatureDigest:
+            return "the signature on \(name) uses a digest too weak for the verifier's security level"
         case .wrongExtendedKeyUsage:
             return "\(name) is not allowed to identify a TLS server (key usage or extended key usage)"
         case .pathLengthExceeded:
             return "\(name) has more certificate authorities below it than its pathlen allows"
+        case .pathTooLong:
+            return "the path through \(name) has more certificates than the verifier allows"
+        case .pathLoop:
+            return "the path from \(name) leads back to a certificate already in it"
+        case .nameConstraintViolation:
+            return "\(name) has a name (in its subject or SAN) that the name constraints of a certificate authority above it do not allow"
+        case .unsupportedNameConstraint:
+            return "\(name) or a certificate authority above it has a name or name constraint of a form the verifier cannot check"
+        case .policyViolation:
+            return "the certificate policies on the path through \(name) are malformed or do not meet a policy constraint on the path"
+        case .unsupportedCriticalExtension:
+            return "\(name) has an extension marked critical that the verifier does not understand, so it may not be used"
+        case .invalidExtension:
+            return "\(name) has an extension that is malformed or contradicts another of its extensions"
+        case .distrusted:
+            return "\(name) carries trust settings that reject it for this purpose"
         case .other(let code, let message):
-            return "\(name) failed OpenSSL check \(code): \(message)"
+            return "\(name) failed a check mitmsim has no lesson for; OpenSSL says: \(message) (error \(code))"
         }
+    }
+
+    /// OpenSSL's number and text for this failure (`X509_verify_cert_error_string`), as its clients print them.
+    public var openSSLError: (code: Int32, text: String) {
+        let code = openSSLCode ?? 1  // X509_V_ERR_UNSPECIFIED for a failure made by hand
+        return (code, OpenSSL.verifyErrorText(code))
     }
 }
 

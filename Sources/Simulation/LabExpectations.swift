@@ -131,7 +131,7 @@ struct LabExpectations {
         case .badSignature: return (7, "certificate signature failure")
         case .wrongExtendedKeyUsage: return (26, "unsupported certificate purpose")
         case .pathLengthExceeded: return (25, "path length constraint exceeded")
-        case .other(let code, let message): return (code, message)
+        default: return failure.openSSLError
         }
     }
 }

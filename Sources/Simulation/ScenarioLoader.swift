@@ -1,4 +1,5 @@
 import Foundation
+import PKI
 import Yams
 
 /// Reads scenario files: YAML in, a checked `Scenario` or a `ScenarioError` out.
@@ -106,6 +107,7 @@ public enum ScenarioLoader {
             }
         }
         if let client = world.clientIdentity { try authority(client.issuer, "world.clientIdentity.issuer") }
+        guard HostName.isValid(scenario.server.host) else { throw fail("server.host", "'\(scenario.server.host)' is not a host name or IP address") }
         guard leaves.contains(scenario.server.leaf) else { throw fail("server.leaf", "no leaf '\(scenario.server.leaf)' in world.leaves") }
         for (index, id) in scenario.server.chain.enumerated() { try certificate(id, "server.chain[\(index)]") }
         if scenario.server.requireClientCertificate, world.clientIdentity == nil {

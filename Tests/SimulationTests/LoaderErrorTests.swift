@@ -95,6 +95,19 @@ struct LoaderErrorTests {
         #expect(error(Self.valid.replacingOccurrences(of: replacing, with: replacement)) == expected)
     }
 
+    @Test(arguments: ["\"\"", "\" \"", "bank..test", "-bank.test", "bank_test", "\"*.bank.test\"", "bank.test:443"])
+    func aServerHostThatIsNeitherAHostNameNorAnAddressIsRefused(host: String) {
+        let broken = Self.valid.replacingOccurrences(of: "  host: bank.test", with: "  host: \(host)")
+        let shown = host.hasPrefix("\"") ? String(host.dropFirst().dropLast()) : host
+        #expect(error(broken) == "x.yaml: server.host: '\(shown)' is not a host name or IP address")
+    }
+
+    @Test(arguments: ["127.0.0.1", "::1", "api.bank-test.example"])
+    func aServerHostMayBeAnAddressOrAHostName(host: String) throws {
+        let scenario = try load(Self.valid.replacingOccurrences(of: "  host: bank.test", with: "  host: \"\(host)\""))
+        #expect(scenario.server.host == host)
+    }
+
     @Test func anIssuerLoopIsRefused() {
         let looped = Self.valid.replacingOccurrences(
             of: "    - id: attacker-ca", with: "    - id: attacker-ca\n      issuer: other\n    - id: other\n      issuer: attacker-ca")

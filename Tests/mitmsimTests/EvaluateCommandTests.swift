@@ -85,6 +85,15 @@ struct EvaluateCommandTests {
         #expect(result.standardOutput.contains("the domain is nil, so the contradictory-settings rule does not apply"))
     }
 
+    @Test func anEmptyDomainIsAHostTheLeafDoesNotNameNotANilDomain() throws {
+        let result = try CommandLine.run(
+            ["evaluate", "--chain", world.path("chain.pem"), "--domain", "", "--trust", world.path("bank-root.pem")] + world.at)
+        #expect(result.status == 1)
+        #expect(result.standardOutput.hasPrefix("NOT TRUSTED: hostnameMismatch (decided at chainTrust)"))
+        #expect(result.standardOutput.contains("SSL policy for host '', which the leaf must name in its SAN"))
+        #expect(result.standardOutput.contains("'bank.test' is issued for bank.test, not ''"))
+    }
+
     @Test func contradictorySettingsAreRefusedWithAFsOwnMessage() throws {
         let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--domain", "bank.test", "--allow-invalid-certificates"] + world.at)
         #expect(result.status == 1)
