@@ -127,7 +127,6 @@ struct LabExpectations {
         case .expired: return (10, "certificate has expired")
         case .notYetValid: return (9, "certificate is not yet valid")
         case .hostnameMismatch: return (62, "hostname mismatch")
-        case .issuerNotCA: return (24, "invalid CA certificate")
         case .badSignature: return (7, "certificate signature failure")
         case .wrongExtendedKeyUsage: return (26, "unsupported certificate purpose")
         case .pathLengthExceeded: return (25, "path length constraint exceeded")

@@ -8,8 +8,20 @@ extension NetworkTests {
     @Suite struct HygieneTests {
         let world = NetworkWorld.shared
 
-        static func descriptors() -> Set<String> {
-            Set((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [])
+        /// This process's open TCP sockets with an end on one of `ports` (other suites' sockets use other
+        /// ports, so they never count): their inodes, from /proc/net/tcp matched against /proc/self/fd.
+        static func openSockets(on ports: Set<UInt16>) -> Set<String> {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            let owned = Set(fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") })
+            let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+            return Set(
+                table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                    let fields = line.split(separator: " ")
+                    guard fields.count > 9 else { return nil }
+                    let endpoints = [fields[1], fields[2]].compactMap { $0.split(separator: ":").last.flatMap { UInt16($0, radix: 16) } }
+                    let inode = String(fields[9])
+                    return endpoints.contains(where: ports.contains) && owned.contains("socket:[\(inode)]") ? inode : nil
+                })
         }
 
         /// Thread ids of mitmsim's worker threads alive now (other suites' included).
@@ -18,9 +30,9 @@ extension NetworkTests {
             return Set(tasks.filter { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix("mitmsim-worker") == true })
         }
 
-        /// Other suites may open files meanwhile; what matters is that nothing of ours stays open.
+        /// Other suites' threads end when their tests do, so wait for them too (bounded: 30 s at most).
         static func eventually(_ condition: () -> Bool) -> Bool {
-            for _ in 0..<100 {
+            for _ in 0..<1500 {
                 if condition() { return true }
                 usleep(20_000)
             }
@@ -28,7 +40,6 @@ extension NetworkTests {
         }
 
         @Test func twoHundredExchangesLeaveNoDescriptorOrThreadBehind() throws {
-            let before = Self.descriptors()
             let log = EventLog()
             let origin = try OriginServer(world.origin, log: log)
             let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
@@ -48,7 +59,8 @@ extension NetworkTests {
             #expect(completed == 200)
             // Ours are joined by stop(); threads of suites running alongside end on their own.
             #expect(Self.eventually { running.isDisjoint(with: Self.workerThreads()) })
-            #expect(Self.eventually { Self.descriptors().subtracting(before).isEmpty }, "left open: \(Self.descriptors().subtracting(before).sorted())")
+            let ports: Set<UInt16> = [origin.port, proxy.port]
+            #expect(Self.openSockets(on: ports).isEmpty, "left open: \(Self.openSockets(on: ports).sorted())")
         }
 
         @Test func aPeerThatVanishesMidHandshakeIsAnEventNotAHang() throws {
