@@ -8,20 +8,24 @@ extension NetworkTests {
     @Suite struct HygieneTests {
         let world = NetworkWorld.shared
 
-        /// This process's open TCP sockets with an end on one of `ports` (other suites' sockets use other
-        /// ports, so they never count): their inodes, from /proc/net/tcp matched against /proc/self/fd.
-        static func openSockets(on ports: Set<UInt16>) -> Set<String> {
+        /// Inodes of the sockets this process has open.
+        static func socketInodes() -> Set<String> {
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            let owned = Set(fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") })
-            let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
             return Set(
-                table.split(separator: "\n").dropFirst().compactMap { line -> String? in
-                    let fields = line.split(separator: " ")
-                    guard fields.count > 9 else { return nil }
-                    let endpoints = [fields[1], fields[2]].compactMap { $0.split(separator: ":").last.flatMap { UInt16($0, radix: 16) } }
-                    let inode = String(fields[9])
-                    return endpoints.contains(where: ports.contains) && owned.contains("socket:[\(inode)]") ? inode : nil
-                })
+                fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+                    .filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst("socket:[".count).dropLast()) })
+        }
+
+        /// This process's open TCP sockets with an end on one of `ports`, by inode (from /proc/net/tcp).
+        static func openSockets(on ports: Set<UInt16>) -> Set<String> {
+            let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+            let onPorts = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                guard fields.count > 9 else { return nil }
+                let endpoints = [fields[1], fields[2]].compactMap { $0.split(separator: ":").last.flatMap { UInt16($0, radix: 16) } }
+                return endpoints.contains(where: ports.contains) ? String(fields[9]) : nil
+            }
+            return socketInodes().intersection(onPorts)
         }
 
         /// Thread ids of mitmsim's worker threads alive now (other suites' included).
@@ -53,14 +57,17 @@ extension NetworkTests {
             }
             let running = Self.workerThreads()
             #expect(!running.isEmpty)
+            // Ours, by inode: the two listeners and anything an exchange left open. Once freed, a port
+            // number may serve another suite's connection; an inode stays ours while it is open.
+            let ours = Self.openSockets(on: [origin.port, proxy.port])
+            #expect(ours.count >= 2)
             proxy.stop()
             origin.stop()
 
             #expect(completed == 200)
             // Ours are joined by stop(); threads of suites running alongside end on their own.
             #expect(Self.eventually { running.isDisjoint(with: Self.workerThreads()) })
-            let ports: Set<UInt16> = [origin.port, proxy.port]
-            #expect(Self.openSockets(on: ports).isEmpty, "left open: \(Self.openSockets(on: ports).sorted())")
+            #expect(Self.eventually { Self.socketInodes().isDisjoint(with: ours) }, "left open: \(Self.socketInodes().intersection(ours).sorted())")
         }
 
         @Test func aPeerThatVanishesMidHandshakeIsAnEventNotAHang() throws {
