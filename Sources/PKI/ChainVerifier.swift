@@ -64,11 +64,12 @@ struct ChainVerifier {
             recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
         }
 
-        if case .ssl(let host?) = trust.policy, host.isEmpty {
-            // OpenSSL takes an empty host for no host at all; SecTrust matches it against the SAN and finds
-            // nothing. Reported where OpenSSL reports a host mismatch: before the signatures and dates.
+        if case .ssl(let host?) = trust.policy, !HostNameMatcher.certificate(trust.leaf, names: host) {
+            // The host is matched as SecTrust matches it, not by OpenSSL (which, for one, takes an empty host
+            // for no host at all). Reported where OpenSSL reports a host mismatch: before signatures and dates.
+            let code = HostNameMatcher.addressBytes(host) == nil ? X509_V_ERR_HOSTNAME_MISMATCH : X509_V_ERR_IP_ADDRESS_MISMATCH
             let index = recorder.errors.firstIndex { Self.codesAfterHostCheck.contains($0.code) } ?? recorder.errors.endIndex
-            recorder.errors.insert((X509_V_ERR_HOSTNAME_MISMATCH, trust.leaf.verifiableX509), at: index)
+            recorder.errors.insert((code, trust.leaf.verifiableX509), at: index)
         }
         let chain = certificates(in: X509_STORE_CTX_get0_chain(context))
         var failures: [TrustFailure] = []
@@ -91,13 +92,14 @@ struct ChainVerifier {
             && X509_get_extended_key_usage(certificate) & UInt32(XKU_ANYEKU) != 0 && X509_check_ca(certificate) != 0
     }
 
-    /// What `X509_verify_cert` finds after it checks the host: signatures, dates, then name constraints.
+    /// What `X509_verify_cert` finds after it checks the host: signatures, dates, name constraints, policies.
     private static let codesAfterHostCheck: Set<Int32> = [
-        X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE, X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY,
+        X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_SIGNATURE_ALGORITHM_MISMATCH, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE,
+        X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY,
         X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD,
         X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD, X509_V_ERR_PERMITTED_VIOLATION, X509_V_ERR_EXCLUDED_VIOLATION,
         X509_V_ERR_SUBTREE_MINMAX, X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE, X509_V_ERR_UNSUPPORTED_CONSTRAINT_SYNTAX,
-        X509_V_ERR_UNSUPPORTED_NAME_SYNTAX,
+        X509_V_ERR_UNSUPPORTED_NAME_SYNTAX, X509_V_ERR_INVALID_POLICY_EXTENSION, X509_V_ERR_NO_EXPLICIT_POLICY,
     ]
 
     private func configure(_ context: OpaquePointer) {
@@ -107,14 +109,9 @@ struct ChainVerifier {
         if trust.hasCustomAnchors {
             precondition(X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN)) == 1, "X509_VERIFY_PARAM_set_flags failed")
         }
-        guard case .ssl(let host) = trust.policy else { return }
+        guard case .ssl = trust.policy else { return }
+        // The host name is not given to OpenSSL: HostNameMatcher checks it after verification, as Apple does.
         precondition(X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1, "X509_STORE_CTX_set_purpose(SSL server) failed")
-        guard let host, !host.isEmpty else { return }
-        // An address OpenSSL cannot parse is checked as a name instead, which no DNS SAN matches.
-        if IPAddress.isAddress(host), X509_VERIFY_PARAM_set1_ip_asc(parameters, host) == 1 { return }
-        // SAN only, as iOS 13+ and OkHttp: the common name never stands in for a missing DNS name.
-        precondition(X509_VERIFY_PARAM_set1_host(parameters, host, 0) == 1, "X509_VERIFY_PARAM_set1_host failed: out of memory")
-        X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
     }
 
     private func kind(of code: Int32) -> TrustFailure.Kind {
