@@ -139,8 +139,8 @@ struct ConsoleUpdateTests {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
         Self.press([.character("?")], &state)
         let help = render(state, size: Size(columns: 80, rows: 24)).text
-        for key in ["j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "r", "x", "i", "m"] {
-            #expect(help.contains("\n  \(key) ") || help.contains("  \(key)  "))
+        for key in ["→ Space", "j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "r", "x", "i", "m", "y n", "?", "q Esc"] {
+            #expect(help.contains("\n  \(key) "), "\(key)")
         }
         Self.press([.character("q")], &state)
         #expect(!state.showHelp)

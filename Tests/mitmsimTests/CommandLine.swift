@@ -21,10 +21,20 @@ struct CommandLine {
         return directory.appendingPathComponent("mitmsim")
     }()
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs `binary` (the built one unless given) in `currentDirectory`, with `environment`'s entries set
+    /// (or removed, for nil values) over this process's environment.
+    static func run(
+        _ arguments: [String], binary: URL = binary, currentDirectory: URL? = nil, environment: [String: String?] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.currentDirectoryURL = currentDirectory
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -33,25 +33,7 @@ struct LessonSourceTests {
 
         /// Runs the copy with the copy's folder as working directory and `$MITMSIM_SCENARIOS` unset unless given.
         func run(_ arguments: [String], scenariosVariable: String? = nil) throws -> CommandLine.Result {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments
-            process.currentDirectoryURL = directory
-            var environment = ProcessInfo.processInfo.environment
-            environment["MITMSIM_SCENARIOS"] = scenariosVariable
-            process.environment = environment
-            let output = Pipe()
-            let error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return CommandLine.Result(
-                status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                standardError: String(decoding: errorData, as: UTF8.self))
+            try CommandLine.run(arguments, binary: binary, currentDirectory: directory, environment: ["MITMSIM_SCENARIOS": scenariosVariable])
         }
     }
 

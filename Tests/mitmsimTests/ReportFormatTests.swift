@@ -76,6 +76,7 @@ struct ReportFormatTests {
         let checks: Set = [
             "domainGuard", "policySelection", "chainTrust", "allowInvalidOverride", "pinnedAnchors", "pinnedCertificateMatch", "pinnedPublicKeyMatch",
         ]
+        #expect(cells.count == 48 * Self.attacks.count)
         for cell in cells {
             let value = try #require(cell["decidingCheck"], "every cell has the key, null when the client never judged")
             #expect(value is NSNull || (value as? String).map(checks.contains) == true, "\(value)")
