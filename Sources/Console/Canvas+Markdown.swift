@@ -6,10 +6,10 @@ extension Canvas {
     typealias StyledLine = [(character: Character, style: Style)]
 
     /// `markdown` wrapped to `width`: single line breaks are soft, a blank line ends a paragraph.
-    static func markdownLines(_ markdown: String, width: Int, base: Style = .normal) -> [StyledLine] {
+    static func markdownLines(_ markdown: String, width: Int) -> [StyledLine] {
         let paragraphs = markdown.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "\n\n")
             .map { $0.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") }
-        return paragraphs.flatMap { wrap(styled($0, base: base), width: width) }
+        return paragraphs.flatMap { wrap(styled($0, base: .normal), width: width) }
     }
 
     /// The paragraph's characters with their styles, marks removed.

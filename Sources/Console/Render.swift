@@ -430,7 +430,3 @@ struct Canvas {
         footer("? or q closes this help")
     }
 }
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
-}

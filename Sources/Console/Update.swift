@@ -171,6 +171,7 @@ private func edit(_ state: inout ConsoleState, _ edit: ScenarioEdit, stay: Bool 
     let (edited, change) = edit.apply(to: scenario)
     state.scenario = edited
     state.pendingChange = change
+    if edit.changesTheMatrix { state.matrix = nil }
     if !stay { state.screen = .walkthrough }
     return .run
 }

@@ -61,13 +61,15 @@ public struct HTTPMessage: Hashable, Sendable {
     static func read(maximumBody: Int = 1 << 20, from read: () throws -> [UInt8]) throws -> HTTPMessage? {
         var buffer: [UInt8] = []
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        while buffer.firstRange(of: separator) == nil {
+        var found = buffer.firstRange(of: separator)
+        while found == nil {
             let chunk = try read()
             if chunk.isEmpty { return nil }
             buffer += chunk
             if buffer.count > 64 << 10 { throw HTTPError.malformed("the header is larger than 64 KiB") }
+            found = buffer.firstRange(of: separator)
         }
-        let end = buffer.firstRange(of: separator)!
+        guard let end = found else { return nil }
         let lines = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         var body = Array(buffer[end.upperBound...])
         let length =

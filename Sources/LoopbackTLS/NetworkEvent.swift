@@ -6,9 +6,16 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
     public enum Actor: String, Hashable, Sendable, CaseIterable, Comparable {
         case client, proxy, origin
 
-        public static func < (lhs: Actor, rhs: Actor) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        /// Left to right on the wire: client, proxy, origin.
+        private var order: Int {
+            switch self {
+            case .client: 0
+            case .proxy: 1
+            case .origin: 2
+            }
         }
+
+        public static func < (lhs: Actor, rhs: Actor) -> Bool { lhs.order < rhs.order }
     }
 
     public enum Kind: Hashable, Sendable {

@@ -8,13 +8,13 @@ package enum OpenSSL {
     /// A mark alone cannot separate them on OpenSSL 3.0: `ERR_get_error` reads the oldest error first and
     /// cannot stop at a mark (`ERR_count_to_mark` came in 3.2). So errors already queued are set aside,
     /// `body` runs on an empty queue (its `drainErrors()` and `SSL_get_error` see only its own), whatever
-    /// it leaves is popped, and the earlier errors are put back as they were. Scopes nest (a verify
-    /// callback inside a handshake).
+    /// it leaves is cleared (on a queue that held only its errors, that touches nothing else), and the
+    /// earlier errors are put back as they were. Scopes nest (a verify callback inside a handshake). Marks
+    /// set below the scope are not kept: nothing in mitmsim sets one.
     package static func isolatingErrors<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         let earlier = ERR_peek_error() == 0 ? [] : takeQueue()
-        ERR_set_mark()
         defer {
-            ERR_pop_to_mark()
+            ERR_clear_error()
             for error in earlier { COpenSSL_ERR_restore(error.code, error.file, error.line, error.function, error.data) }
         }
         return try body()

@@ -97,9 +97,16 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "\(name) has a validity date that cannot be read"
         case .hostnameMismatch(let host):
             let common = certificate.subject.commonName.map { "; its common name '\($0)' is never used" } ?? ""
-            let names = certificate.dnsNames + certificate.ipAddresses
-            let listed = names.isEmpty ? "has no names in its SAN" : "is issued for " + names.joined(separator: ", ")
-            return "\(name) \(listed), not '\(host)'\(common)"
+            // SAN DNS entries that are not host names are never compared, so they are named apart.
+            let names = certificate.dnsNames.filter(HostNameMatcher.isPresentable) + certificate.ipAddresses
+            let skipped = certificate.dnsNames.filter { !HostNameMatcher.isPresentable($0) }
+            let listed =
+                names.isEmpty
+                ? (skipped.isEmpty ? "has no names in its SAN" : "has no host names in its SAN") : "is issued for " + names.joined(separator: ", ")
+            let ignored =
+                skipped.isEmpty
+                ? "" : "; its SAN entries " + skipped.map { "'\($0)'" }.joined(separator: ", ") + " are not host names, so they are never compared"
+            return "\(name) \(listed), not '\(host)'\(ignored)\(common)"
         case .issuerNotCA:
             return "\(name) signed a certificate but is not a certificate authority (no basicConstraints CA:TRUE)"
         case .keyUsageForbidsCertificateSigning:

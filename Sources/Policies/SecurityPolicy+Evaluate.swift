@@ -108,7 +108,8 @@ extension SecurityPolicy {
         trace.add(
             .pinnedAnchors, .skipped,
             allowInvalidCertificates
-                ? "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks the chain's issuers, dates or host name"
+                ? "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks that the chain ends at a trusted root, "
+                    + "its dates or its host name (only the signatures linking the path are checked)"
                 : "public-key pinning sets no anchors and does not evaluate the chain again")
 
         // for (id trustChainPublicKey in publicKeys) { for (id pinnedPublicKey in self.pinnedPublicKeys) {
@@ -166,7 +167,8 @@ extension SecurityPolicy {
         guard allowInvalidCertificates else { return nil }
         switch SSLPinningMode {
         case .none: return "But allowInvalidCertificates is YES in mode none, so no chain is evaluated with it"
-        case .publicKey: return "But with allowInvalidCertificates YES in public-key mode, the result of evaluating with it is not used"
+        case .publicKey:
+            return "But with allowInvalidCertificates YES in public-key mode, only the path that evaluating with it builds is used, never its verdict"
         case .certificate: return nil
         }
     }

@@ -143,10 +143,10 @@ public final class Lab: Sendable {
     /// Where the lab listens; every printed command takes its addresses from here.
     private var listenHost: String { "\(address)" }
     private var proxyAddress: String { "\(listenHost):\(proxyPort)" }
-    private var originAddress: String { "\(listenHost):\(originPort)" }
 
     private func path(_ id: String) -> String { directory + "/" + id + ".pem" }
 
+    /// The commands, with outcomes judged anew on every read (about a dozen trust evaluations): read once.
     public var commands: [Command] {
         let host = scenario.server.host
         let expectations = LabExpectations(self)

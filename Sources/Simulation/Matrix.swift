@@ -231,8 +231,13 @@ struct MatrixArena: Sendable {
     }
 
     /// `scenario` with the matrix's certificates added (the ids start with `matrix-`).
+    /// Staging a scenario a matrix cell was loaded from starts again from its own certificates, so the
+    /// matrix's are never added twice, and the attacker's CA is again not trusted by the device.
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
+        let own: Set = [Matrix.attackerCA, Matrix.publicCA, Matrix.wrongHostLeaf, Matrix.expiredLeaf]
+        staged.world.authorities.removeAll { own.contains($0.id) }
+        staged.world.leaves.removeAll { own.contains($0.id) }
         let clock = scenario.clock
         let host = scenario.server.host
         staged.world.authorities += [

@@ -26,6 +26,15 @@ public enum ScenarioEdit: Sendable {
     /// Back to the lesson as written.
     case reset(lesson: Scenario)
 
+    /// True when the edit changes what the matrix runs on (the device's trust, the clock, the domain,
+    /// the server's versions): a matrix computed before it no longer describes this world.
+    public var changesTheMatrix: Bool {
+        switch self {
+        case .toggleAttackerCA, .toggleClock, .toggleDomain, .nextTLSVersions, .reset: true
+        case .toggleAllowInvalidCertificates, .toggleValidatesDomainName, .nextPinningMode, .nextAttack, .togglePin, .matrixCell: false
+        }
+    }
+
     /// The edited scenario and what changed ("pinning mode none → certificate").
     public func apply(to scenario: Scenario) -> (scenario: Scenario, change: String) {
         var edited = scenario

@@ -71,12 +71,6 @@ public struct World: Sendable {
 
     public subscript(id: String) -> Entry? { entries.first { $0.id == id } }
 
-    /// The id the world gave `certificate`, if it is one of the world's.
-    public func id(of certificate: Certificate) -> String? { entries.first { $0.certificate == certificate }?.id }
-
-    /// The authority that signed `entry`, or nil for a self-signed certificate.
-    public func issuer(of entry: Entry) -> Entry? { entry.issuerID.flatMap { self[$0] } }
-
     /// The same certificates, with the authority `id` added to the device trust store (the user installed it).
     public func trusting(_ id: String) -> World {
         var world = self

@@ -63,7 +63,8 @@ extension MitmSim {
                 print("Everything listens on 127.0.0.1 only.")
             }
             print("Paste any of these in another terminal:\n")
-            for (index, command) in lab.commands.enumerated() {
+            let commands = lab.commands  // each read judges every command's chain again
+            for (index, command) in commands.enumerated() {
                 print("\(index + 1). \(command.title)")
                 print("   like AFSecurityPolicy: \(command.policy); expect: \(command.expected)")
                 print("   \(command.line)\n")
@@ -74,7 +75,7 @@ extension MitmSim {
                     try ConsoleApp.runLab(
                         ConsoleState.LabView(
                             title: "world of '\(lesson.id)', attacker on \(lab.address):\(lab.proxyPort)",
-                            commands: lab.commands), flows: { lab.flows })
+                            commands: commands), flows: { lab.flows })
                 } catch let error as TerminalError {
                     lab.stop()
                     throw BadInput("\(error)")

@@ -86,6 +86,20 @@ struct ConsoleUpdateTests {
         #expect(Screen.shows("LEAK = LEAKED", text))
     }
 
+    @Test func aMatrixIsComputedAgainAfterTheClockMovesAndNeverStagesItsCertificatesTwice() throws {
+        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        Self.press([.character("m")], &state)
+        let lessonClock = try #require(state.matrix).staged.clock
+        Self.press([.character("q"), .character("c"), .character("m")], &state)
+        let moved = try #require(state.matrix)
+        #expect(moved.staged.clock != lessonClock, "the matrix now runs at the moved clock")
+        Self.press([.enter, .character("c"), .character("m")], &state)
+        let again = try #require(state.matrix)
+        #expect(again.staged.clock == lessonClock)
+        let ids = again.staged.world.authorities.map(\.id) + again.staged.world.leaves.map(\.id)
+        #expect(ids.count == Set(ids).count, "\(ids)")
+    }
+
     @Test func aMatrixCellLoadsItsPolicyIntoTheWalkthrough() {
         var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
         Self.press([.character("m")], &state)

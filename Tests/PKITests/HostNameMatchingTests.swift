@@ -35,6 +35,17 @@ struct HostNameMatchingTests {
         #expect(try !leaf(dnsNames: ["bank.test."], names: "bank.test"))
     }
 
+    @Test func theMismatchSentenceSaysWhichSANEntriesWereNeverCompared() throws {
+        let root = try Self.root.get()
+        let spec = CertificateSpec.serverLeaf(label: "leaf", dnsNames: ["127.0.0.1"], notBefore: Self.start, notAfter: Self.end)
+        let server = try factory.makeIdentity(spec, signedBy: root)
+        let result = ServerTrust(certificates: [server.certificate], anchors: [root.certificate], policy: .ssl(host: "127.0.0.1"), verifyDate: clock)
+            .evaluate()
+        let sentence = try #require(result.failures.first).description
+        #expect(sentence.contains("has no host names in its SAN, not '127.0.0.1'; its SAN entries '127.0.0.1' are not host names"), "\(sentence)")
+        #expect(!sentence.contains("is issued for 127.0.0.1"))
+    }
+
     @Test func aSANNameThatIsNotAHostNameIsSkipped() throws {
         #expect(try !leaf(dnsNames: ["-bank.test"], names: "-bank.test"))
         #expect(try !leaf(dnsNames: ["bank.123"], names: "bank.123"))

@@ -88,13 +88,14 @@ struct WholeTraceTests {
                 TraceStep(
                     .policySelection, .note,
                     "validatesDomainName is YES but the domain is nil: SSL policy without a host name, so no host name is checked. "
-                        + "But with allowInvalidCertificates YES in public-key mode, the result of evaluating with it is not used"),
+                        + "But with allowInvalidCertificates YES in public-key mode, only the path that evaluating with it builds is used, never its verdict"),
                 TraceStep(
                     .allowInvalidOverride, .note,
                     "allowInvalidCertificates is YES: the device trust store's verdict is not used, pinning alone decides"),
                 TraceStep(
                     .pinnedAnchors, .skipped,
-                    "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks the chain's issuers, dates or host name"),
+                    "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks that the chain ends at a trusted root, "
+                        + "its dates or its host name (only the signatures linking the path are checked)"),
                 TraceStep(
                     .pinnedPublicKeyMatch, .passed,
                     "'Bank Intermediate' has the key of pinned 'Bank Intermediate' (path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root')"),
@@ -111,7 +112,7 @@ struct WholeTraceTests {
                 == TraceStep(
                     .policySelection, .note,
                     "validatesDomainName is YES: SSL policy for host 'elsewhere.test'. But with allowInvalidCertificates YES in public-key mode, "
-                        + "the result of evaluating with it is not used, so the host name is not checked"))
+                        + "only the path that evaluating with it builds is used, never its verdict, so the host name is not checked"))
     }
 
     /// Wherever the step-2 evaluation decides (certificate mode, or allowInvalidCertificates NO), the host must be in the SAN.
