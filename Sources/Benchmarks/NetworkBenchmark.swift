@@ -75,7 +75,7 @@ public enum NetworkBenchmark {
         let relayMedians = throughputs.map(Stopwatch.median)
         var lines = [
             "mitmsim bench network: \(exchanges) exchanges (in alternating blocks of 25) and \(relays) downloads of \(relayMiB) MiB per path; "
-                + "\(Stopwatch.cores) cores; every path forges with the same CA for the same origin, "
+                + "\(Stopwatch.cores) cores; every proxied path forges with the same CA for the same origin, "
                 + "which sends \(originTickets) session tickets per handshake",
             Stopwatch.row("", paths.map { $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) }.joined(separator: "  ")),
             Stopwatch.row("full exchange, median ms", medians.map { fixed($0) }.joined(separator: "  ")),

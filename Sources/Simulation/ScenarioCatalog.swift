@@ -46,13 +46,13 @@ public struct ScenarioCatalog: Sendable, CustomStringConvertible {
         switch storage {
         case .builtIn:
             guard let file = embeddedScenarioFiles.first(where: { $0.name == name + ".yaml" }) else {
-                throw ScenarioError(file: description, path: "", reason: Self.unknown(name))
+                throw ScenarioError(file: description, path: "", reason: "no scenario '\(name)' (mitmsim list shows the ids)")
             }
             return try Self.decode(file)
         case .directory(let path):
             let file = path + "/" + name + ".yaml"
             guard FileManager.default.fileExists(atPath: file) else {
-                throw ScenarioError(file: path, path: "", reason: Self.unknown(name))
+                throw ScenarioError(file: path, path: "", reason: "no scenario '\(name)' here (the ids are its *.yaml files' names)")
             }
             return try ScenarioLoader.load(file)
         }
@@ -61,9 +61,5 @@ public struct ScenarioCatalog: Sendable, CustomStringConvertible {
     /// Errors name a built-in lesson `catalog:03-x.yaml`: its file, marked as not on disk.
     private static func decode(_ file: (name: String, text: String)) throws -> Scenario {
         try ScenarioLoader.decode(Data(file.text.utf8), file: "catalog:" + file.name, id: String(file.name.dropLast(".yaml".count)))
-    }
-
-    private static func unknown(_ name: String) -> String {
-        "no scenario '\(name)' (mitmsim list shows the ids)"
     }
 }

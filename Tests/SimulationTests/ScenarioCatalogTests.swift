@@ -33,7 +33,9 @@ struct ScenarioCatalogTests {
         #expect(throws: ScenarioError(file: "the catalog built into mitmsim", path: "", reason: "no scenario 'no-such-lesson' (mitmsim list shows the ids)")) {
             try ScenarioCatalog.builtIn.load("no-such-lesson")
         }
-        #expect(throws: ScenarioError(file: CatalogTests.scenarios, path: "", reason: "no scenario 'no-such-lesson' (mitmsim list shows the ids)")) {
+        #expect(
+            throws: ScenarioError(file: CatalogTests.scenarios, path: "", reason: "no scenario 'no-such-lesson' here (the ids are its *.yaml files' names)")
+        ) {
             try ScenarioCatalog.directory(CatalogTests.scenarios).load("no-such-lesson")
         }
     }
