@@ -30,6 +30,7 @@ struct BenchWorld {
 
     /// The bank's chain as the client receives it, anchored at the bank's root.
     func trust() -> ServerTrust {
-        ServerTrust(certificates: [leaf.certificate, intermediate.certificate], anchors: [root.certificate], verifyDate: factory.now)
+        ServerTrust(
+            certificates: [leaf.certificate, intermediate.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), verifyDate: factory.now)
     }
 }

@@ -25,7 +25,9 @@ public enum NetworkBenchmark {
         defer { proxy.stop() }
         let others = try ["sslsplit", "mitmdump"].compactMap { try ExternalProxy.start($0, authority: world.attacker, originPort: origin.port) }
         defer { for other in others { other.stop() } }
-        let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate, world.attacker.certificate], verifyDate: world.factory.now)
+        let client = try TLSClient(
+            host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate], userInstalled: [world.attacker.certificate]),
+            verifyDate: world.factory.now)
         let paths: [Path] = [("direct", origin.port), ("mitmsim", proxy.port)] + others.map { ($0.name, $0.port) }
         let login = HTTPMessage.request(
             "POST", "/login", host: "bank.test", body: Array("username=alice&password=hunter2".utf8),

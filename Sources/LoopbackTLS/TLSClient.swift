@@ -39,18 +39,21 @@ public final class TLSClient: Sendable {
     }
 
     public let host: String
-    public let trustStore: [Certificate]
+    public let trustStore: DeviceTrustStore
     public let verifyDate: Date
+    /// Whose trust rules the judge's `ServerTrust` applies.
+    public let platform: Platform
     private let context: TLSContext
 
     /// - Parameter identity: a client certificate to present when the server asks (two-way TLS).
     public init(
-        host: String, trustStore: [Certificate], verifyDate: Date, identity: Identity? = nil,
+        host: String, trustStore: DeviceTrustStore, verifyDate: Date, platform: Platform = .iOS13, identity: Identity? = nil,
         versions: ClosedRange<TLSVersion> = .tls12 ... .tls13, keyLog: KeyLog? = nil
     ) throws {
         self.host = host
         self.trustStore = trustStore
         self.verifyDate = verifyDate
+        self.platform = platform
         context = try TLSContext(role: .client, versions: versions, keyLog: keyLog)
         context.judgeServerCertificates()
         if let identity { try context.use(identity, chain: [identity.certificate]) }
@@ -81,8 +84,9 @@ public final class TLSClient: Sendable {
         }
         defer { connection.close() }
 
-        connection.judge = { [host, trustStore, verifyDate] chain in
-            let trust = ServerTrust(certificates: chain, anchors: trustStore, policy: .ssl(host: host), verifyDate: verifyDate)
+        connection.judge = { [host, trustStore, verifyDate, platform] chain in
+            let trust = ServerTrust(
+                certificates: chain, deviceTrustStore: trustStore, policy: .ssl(host: host), verifyDate: verifyDate, platform: platform)
             let judgement = judge(trust)
             result.verdict = judgement.verdict
             stream.record(.judged(accepted: judgement.accept, chain: chain.map(\.label), summary: judgement.summary))

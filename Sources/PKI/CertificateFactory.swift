@@ -82,7 +82,8 @@ public struct CertificateFactory: Sendable {
             for (nid, value) in extensions(spec) {
                 try addExtension(x509, issuer: issuerX509, nid: nid, value: value)
             }
-            guard X509_sign(x509, (issuer?.privateKey ?? key).pkey, EVP_sha256()) > 0 else { throw OpenSSL.failure("X509_sign") }
+            let digest = spec.signatureDigest == .sha1 ? EVP_sha1() : EVP_sha256()
+            guard X509_sign(x509, (issuer?.privateKey ?? key).pkey, digest) > 0 else { throw OpenSSL.failure("X509_sign") }
             return x509
         } catch {
             X509_free(x509)

@@ -22,6 +22,8 @@ public struct CertificateSpec: Sendable {
     public var nameConstraints: NameConstraints?
     public var subjectKeyIdentifier: Bool
     public var authorityKeyIdentifier: Bool
+    /// The digest the issuer signs with: SHA-256 unless a lesson shows why SHA-1 is refused.
+    public var signatureDigest: SignatureDigest = .sha256
 
     public init(
         label: String, subject: DistinguishedName, dnsNames: [String] = [], ipAddresses: [String] = [],
@@ -65,6 +67,12 @@ public struct CertificateSpec: Sendable {
             dnsNames: dnsNames, ipAddresses: ipAddresses, notBefore: notBefore, notAfter: notAfter,
             basicConstraints: .endEntity, keyUsage: [.digitalSignature], extendedKeyUsage: [.serverAuth])
     }
+}
+
+public enum SignatureDigest: String, Hashable, Sendable {
+    case sha256
+    /// Not accepted in a TLS chain by iOS 13 and later.
+    case sha1
 }
 
 public enum BasicConstraints: Hashable, Sendable {

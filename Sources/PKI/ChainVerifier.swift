@@ -41,7 +41,9 @@ struct ChainVerifier {
             // Adding a certificate already in the store succeeds; only allocation can fail.
             precondition(X509_STORE_add_cert(store, anchor.verifiableX509) == 1, "X509_STORE_add_cert failed: out of memory")
         }
-        for certificate in trust.certificates.dropFirst() where !leafIsAnchor {
+        // A certificate installed without full trust is on the device, so a path can reach it (and stop there, untrusted).
+        let reachable = trust.certificates.dropFirst() + (trust.hasCustomAnchors ? [] : trust.deviceTrustStore.installedWithoutFullTrust)
+        for certificate in reachable where !leafIsAnchor {
             precondition(OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.verifiableX509)) > 0, "OPENSSL_sk_push failed: out of memory")
         }
         precondition(X509_STORE_CTX_init(context, store, trust.leaf.verifiableX509, untrusted) == 1, "X509_STORE_CTX_init failed: out of memory")
@@ -75,10 +77,19 @@ struct ChainVerifier {
         var failures: [TrustFailure] = []
         for (code, x509) in recorder.errors {
             let certificate = x509.flatMap(certificate(for:)) ?? chain.last ?? trust.leaf
-            let failure = TrustFailure(kind: kind(of: code), certificate: certificate, openSSLCode: code)
+            var kind = kind(of: code)
+            if kind == .untrustedRoot, trust.deviceTrustStore.installedWithoutFullTrust.contains(certificate) { kind = .installedWithoutFullTrust }
+            let failure = TrustFailure(kind: kind, certificate: certificate, openSSLCode: code)
             if !failures.contains(failure) { failures.append(failure) }
         }
-        return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures)
+        // A leaf whose extended key usage already failed is not blamed a second time for lacking serverAuth.
+        let wrongUsage = failures.contains { $0.kind == .wrongExtendedKeyUsage && $0.certificate == trust.leaf }
+        for failure in AppleTLSRules(trust: trust).failures(path: chain) where !failures.contains(failure) {
+            if case .missingServerAuthEKU = failure.kind, wrongUsage { continue }
+            failures.append(failure)
+        }
+        let anchor = chain.last.flatMap { top in trust.source(ofAnchor: top).map { (top, $0) } }
+        return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures, anchor: anchor)
     }
 
     /// True when OpenSSL refused a CA's purpose although its extended key usage includes
@@ -131,8 +142,6 @@ struct ChainVerifier {
             X509_V_ERR_SIGNATURE_ALGORITHM_MISMATCH:
             .unsupportedSignatureAlgorithm
         case X509_V_ERR_SIGNATURE_ALGORITHM_INCONSISTENCY: .inconsistentSignatureAlgorithm
-        case X509_V_ERR_EE_KEY_TOO_SMALL, X509_V_ERR_CA_KEY_TOO_SMALL: .weakKey
-        case X509_V_ERR_CA_MD_TOO_WEAK: .weakSignatureDigest
         case X509_V_ERR_INVALID_PURPOSE: .wrongExtendedKeyUsage
         case X509_V_ERR_PATH_LENGTH_EXCEEDED: .pathLengthExceeded
         case X509_V_ERR_CERT_CHAIN_TOO_LONG: .pathTooLong
@@ -146,7 +155,6 @@ struct ChainVerifier {
         case X509_V_ERR_INVALID_EXTENSION, X509_V_ERR_UNSUPPORTED_EXTENSION_FEATURE, X509_V_ERR_PATHLEN_INVALID_FOR_NON_CA,
             X509_V_ERR_PATHLEN_WITHOUT_KU_KEY_CERT_SIGN, X509_V_ERR_KU_KEY_CERT_SIGN_INVALID_FOR_NON_CA:
             .invalidExtension
-        case X509_V_ERR_CERT_UNTRUSTED, X509_V_ERR_CERT_REJECTED: .distrusted
         default: .other(code: code, message: OpenSSL.verifyErrorText(code))
         }
     }
@@ -165,7 +173,7 @@ struct ChainVerifier {
     }
 
     private func certificate(for x509: OpaquePointer) -> Certificate? {
-        let known = trust.certificates + trust.anchorCertificates
+        let known = trust.certificates + trust.anchorCertificates + trust.deviceTrustStore.installedWithoutFullTrust
         return known.first { $0.verifiableX509 == x509 } ?? known.first { X509_cmp($0.verifiableX509, x509) == 0 }
             ?? (try? Certificate(retaining: x509))
     }

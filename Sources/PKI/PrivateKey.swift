@@ -3,6 +3,8 @@ internal import COpenSSL
 /// The kinds of key mitmsim generates: P-256 by default (fast), RSA where a lesson needs it.
 public enum KeyType: String, Hashable, Sendable, CaseIterable {
     case p256
+    /// Too small for a TLS chain on iOS 13 and later: for the lessons about Apple's key-size rule.
+    case rsa1024
     case rsa2048
     case rsa3072
 }
@@ -33,6 +35,7 @@ public final class PrivateKey: @unchecked Sendable {
         try OpenSSL.check(EVP_PKEY_keygen_init(context), "EVP_PKEY_keygen_init")
         switch type {
         case .p256: try OpenSSL.check(EVP_PKEY_CTX_set_group_name(context, "P-256"), "EVP_PKEY_CTX_set_group_name")
+        case .rsa1024: try OpenSSL.check(EVP_PKEY_CTX_set_rsa_keygen_bits(context, 1024), "EVP_PKEY_CTX_set_rsa_keygen_bits")
         case .rsa2048: try OpenSSL.check(EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048), "EVP_PKEY_CTX_set_rsa_keygen_bits")
         case .rsa3072: try OpenSSL.check(EVP_PKEY_CTX_set_rsa_keygen_bits(context, 3072), "EVP_PKEY_CTX_set_rsa_keygen_bits")
         }

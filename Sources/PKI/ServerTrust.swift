@@ -1,8 +1,9 @@
 import Foundation
 
-/// mitmsim's stand-in for `SecTrustRef`: a presented chain, the anchors to judge it by, a time and a policy.
+/// mitmsim's stand-in for `SecTrustRef`: a presented chain, the anchors to judge it by, a time, a policy and
+/// the iOS release whose rules apply.
 ///
-/// It starts with the device trust store as anchors. `setAnchorCertificates(_:)` replaces them, exactly
+/// It starts with the device trust store's anchors (system roots and fully trusted user-installed roots). `setAnchorCertificates(_:)` replaces them, exactly
 /// as `SecTrustSetAnchorCertificates` does: from then on only those anchors count, and any of them may
 /// end a chain (a pinned leaf or intermediate, not only a self-signed root).
 public struct ServerTrust: Sendable {
@@ -20,17 +21,23 @@ public struct ServerTrust: Sendable {
     public private(set) var anchorCertificates: [Certificate]
     /// True once `setAnchorCertificates(_:)` was called: anchors-only, partial chains allowed.
     public private(set) var hasCustomAnchors = false
+    /// The device's trust settings; they still decide which rules apply after the app sets its own anchors.
+    public let deviceTrustStore: DeviceTrustStore
     public var policy: Policy
     public var verifyDate: Date
+    public var platform: Platform
 
     /// - Parameter certificates: as presented, leaf first; must not be empty.
-    /// - Parameter anchors: the device trust store.
-    public init(certificates: [Certificate], anchors: [Certificate], policy: Policy = .basicX509, verifyDate: Date) {
+    public init(
+        certificates: [Certificate], deviceTrustStore: DeviceTrustStore, policy: Policy = .basicX509, verifyDate: Date, platform: Platform = .iOS13
+    ) {
         precondition(!certificates.isEmpty, "a server trust needs at least the leaf certificate")
         self.certificates = certificates
-        self.anchorCertificates = anchors
+        self.deviceTrustStore = deviceTrustStore
+        self.anchorCertificates = deviceTrustStore.anchors
         self.policy = policy
         self.verifyDate = verifyDate
+        self.platform = platform
     }
 
     /// The leaf: the certificate that identifies the server.
@@ -42,8 +49,16 @@ public struct ServerTrust: Sendable {
         hasCustomAnchors = true
     }
 
-    /// Builds and checks a path from the leaf to an anchor at `verifyDate` under `policy`.
+    /// Builds and checks a path from the leaf to an anchor at `verifyDate` under `policy` and `platform`'s rules.
     public func evaluate() -> TrustResult {
         ChainVerifier(trust: self).verify()
+    }
+
+    /// Where `certificate` is trusted from when it ends a path, as Apple's trust daemon asks it: a system
+    /// root counts as one even when the app pinned it; nil when it is no anchor at all.
+    public func source(ofAnchor certificate: Certificate) -> AnchorSource? {
+        if deviceTrustStore.system.contains(certificate) { return .system }
+        if deviceTrustStore.userInstalled.contains(certificate) { return .userInstalled }
+        return hasCustomAnchors && anchorCertificates.contains(certificate) ? .app : nil
     }
 }

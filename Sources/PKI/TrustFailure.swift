@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Every error OpenSSL's verifier reports for a chain has a kind of its own, named as a learner would
 /// (and SecTrust would) name the problem; `other` is the fallback for an error with no lesson, and its
-/// sentence carries OpenSSL's own text.
+/// sentence carries OpenSSL's own text. The rules Apple adds (`AppleTLSRules`) have kinds of their own.
 public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
         case untrustedRoot
@@ -18,8 +18,15 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case badSignature
         case unsupportedSignatureAlgorithm
         case inconsistentSignatureAlgorithm
-        case weakKey
-        case weakSignatureDigest
+        /// A key below RSA 1024 / EC 160 bits (any policy), or with `forTLS` below RSA 2048 / EC 256 (iOS 13 TLS).
+        case weakKey(forTLS: Bool)
+        /// "SHA-1" (iOS 13 TLS), "MD5" (any policy).
+        case weakSignatureDigest(digest: String)
+        /// The leaf is valid longer than Apple allows for a chain ending at `anchor` (nil: at no trusted anchor).
+        case validityPeriodTooLong(maximumDays: Int, anchor: AnchorSource?)
+        case missingServerAuthEKU(anchor: AnchorSource?)
+        /// The path stops at a certificate the user installed without switching on full trust.
+        case installedWithoutFullTrust
         case wrongExtendedKeyUsage
         case pathLengthExceeded
         case pathTooLong
@@ -29,7 +36,6 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case policyViolation
         case unsupportedCriticalExtension
         case invalidExtension
-        case distrusted
         case other(code: Int32, message: String)
 
         /// A stable identifier for JSON and tests.
@@ -57,7 +63,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             case .policyViolation: "policyViolation"
             case .unsupportedCriticalExtension: "unsupportedCriticalExtension"
             case .invalidExtension: "invalidExtension"
-            case .distrusted: "distrusted"
+            case .validityPeriodTooLong: "validityPeriodTooLong"
+            case .missingServerAuthEKU: "missingServerAuthEKU"
+            case .installedWithoutFullTrust: "installedWithoutFullTrust"
             case .other: "otherVerificationError"
             }
         }
@@ -117,10 +125,27 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "the signature on \(name) cannot be checked: its algorithm is not supported or does not fit its issuer's key"
         case .inconsistentSignatureAlgorithm:
             return "\(name) names one signature algorithm in its signed part and a different one outside it"
-        case .weakKey:
-            return "\(name) has a key (\(certificate.keyDescription)) too small for the verifier's security level"
-        case .weakSignatureDigest:
-            return "the signature on \(name) uses a digest too weak for the verifier's security level"
+        case .weakKey(let forTLS):
+            return forTLS
+                ? "\(name) has a key (\(certificate.keyDescription)) smaller than iOS 13 and later accept in a TLS chain (RSA 2048 or EC 256 bits)"
+                : "\(name) has a key (\(certificate.keyDescription)) below RSA 1024 or EC 160 bits, which iOS never trusts"
+        case .weakSignatureDigest(let digest):
+            return digest == "SHA-1"
+                ? "the signature on \(name) uses SHA-1, which iOS 13 and later do not accept in a TLS chain"
+                : "the signature on \(name) uses \(digest), which iOS never accepts"
+        case .validityPeriodTooLong(let maximum, let anchor):
+            let days = Int((certificate.notAfter.timeIntervalSince(certificate.notBefore) / 86_400).rounded(.down))
+            return "\(name) is valid for \(days) days (\(certificate.notBefore.utcDay) to \(certificate.notAfter.utcDay)); "
+                + "iOS 13 and later allow at most \(maximum) days for a leaf \(Self.validityWindow(maximumDays: maximum, anchor: anchor))"
+        case .missingServerAuthEKU(let anchor):
+            let which =
+                anchor == .system
+                ? "on every leaf whose chain ends at a root built into iOS"
+                : "on a leaf issued after 1 July 2019 whose chain does not end at a root the user installed"
+            return "\(name) has no extended key usage naming serverAuth; iOS 13 and later require one \(which)"
+        case .installedWithoutFullTrust:
+            return "\(name) was installed with a profile, but full trust for it is not switched on in Certificate Trust Settings, "
+                + "so iOS does not let it anchor a TLS chain"
         case .wrongExtendedKeyUsage:
             return "\(name) is not allowed to identify a TLS server (key usage or extended key usage)"
         case .pathLengthExceeded:
@@ -139,10 +164,19 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "\(name) has an extension marked critical that the verifier does not understand, so it may not be used"
         case .invalidExtension:
             return "\(name) has an extension that is malformed or contradicts another of its extensions"
-        case .distrusted:
-            return "\(name) carries trust settings that reject it for this purpose"
         case .other(let code, let message):
             return "\(name) failed a check mitmsim has no lesson for; OpenSSL says: \(message) (error \(code))"
+        }
+    }
+
+    /// Which leaves a validity maximum applies to, as Apple's trust daemon picks it.
+    private static func validityWindow(maximumDays: Int, anchor: AnchorSource?) -> String {
+        guard anchor == .system else { return "issued after 1 July 2019 whose chain does not end at a root built into iOS" }
+        switch maximumDays {
+        case 398: return "issued on or after 1 September 2020 whose chain ends at a root built into iOS"
+        case 825: return "issued from 1 March 2018 to 31 August 2020 whose chain ends at a root built into iOS"
+        case 1188: return "issued from 1 July 2016 to 28 February 2018 whose chain ends at a root built into iOS"
+        default: return "issued before 1 July 2016 whose chain ends at a root built into iOS"
         }
     }
 

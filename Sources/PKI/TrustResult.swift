@@ -7,10 +7,23 @@ public struct TrustResult: Sendable {
     /// the path stops at the first link whose signature does not verify, so a certificate that merely sits
     /// in the presented list can never be mistaken for part of the chain (CVE-2016-2402).
     public let path: [Certificate]
-    /// Every failure found, in the order OpenSSL met them; empty when the chain is valid.
+    /// Every failure found: OpenSSL's in the order it met them, then Apple's own rules; empty when the chain is valid.
     public let failures: [TrustFailure]
+    /// The certificate that ended a valid path and where it is trusted from; nil when the chain is invalid.
+    public let anchor: (certificate: Certificate, source: AnchorSource)?
+
+    public init(path: [Certificate], failures: [TrustFailure], anchor: (certificate: Certificate, source: AnchorSource)?) {
+        self.path = path
+        self.failures = failures
+        self.anchor = failures.isEmpty ? anchor : nil
+    }
 
     public var isValid: Bool { failures.isEmpty }
+
+    /// "'bank-root', a root built into iOS": the anchor that ended a valid path, as traces name it.
+    public var anchorDescription: String? {
+        anchor.map { "'\($0.certificate.label)', \($0.source.phrase)" }
+    }
     /// The first failure: what SecTrust would report as the reason.
     public var reason: TrustFailure? { failures.first }
 }

@@ -85,7 +85,7 @@ extension SecurityPolicy {
             trace.add(.pinnedAnchors, .failed, "\(anchors)\(evenIf): not trusted because \(Self.failures(result))")
             return trace.reject(result)
         }
-        trace.add(.pinnedAnchors, .passed, "\(anchors)\(evenIf): trusted, path \(result.path.pathDescription)")
+        trace.add(.pinnedAnchors, .passed, "\(anchors)\(evenIf): trusted, path \(result.path.pathDescription)\(Self.anchorClause(result))")
 
         // for (NSData *trustChainCertificate in [serverCertificates reverseObjectEnumerator]) {
         //     if ([self.pinnedCertificates containsObject:trustChainCertificate]) { return YES; } }
@@ -177,6 +177,11 @@ extension SecurityPolicy {
         certificates.map { "'\($0.label)'" }.joined(separator: ", ")
     }
 
+    /// ", ending at 'bank-root', a root built into iOS": which anchor decided, and where it is trusted from.
+    static func anchorClause(_ result: TrustResult) -> String {
+        result.anchorDescription.map { ", ending at \($0)" } ?? ""
+    }
+
     static func failures(_ result: TrustResult) -> String {
         result.failures.map(\.description).joined(separator: "; ")
     }
@@ -193,7 +198,7 @@ private struct Trace {
     /// Records AFServerTrustIsValid against the device trust store; returns whether it held.
     mutating func recordDeviceTrust(_ result: TrustResult) -> Bool {
         if result.isValid {
-            add(.chainTrust, .passed, "the device trust store validates the chain: path \(result.path.pathDescription)")
+            add(.chainTrust, .passed, "the device trust store validates the chain: path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result))")
         } else {
             add(.chainTrust, .failed, "the device trust store does not validate the chain: \(SecurityPolicy.failures(result))")
         }

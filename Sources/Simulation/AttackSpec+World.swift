@@ -46,9 +46,9 @@ extension AttackSpec {
         let served = Set([scenario.server.leaf] + scenario.server.chain)
         let outside = scenario.world.authorities.filter { !served.contains($0.id) }
         var choices = [AttackSpec(.none), AttackSpec(.passthrough)]
-        choices += outside.filter { !$0.trustedByDevice }.map { AttackSpec(.forge, authority: $0.id) }
+        choices += outside.filter { $0.deviceTrust?.isAnchor != true }.map { AttackSpec(.forge, authority: $0.id) }
         choices += [AttackSpec(.selfSigned), AttackSpec(.replayRealChain)]
-        choices += outside.filter(\.trustedByDevice).map { AttackSpec(.misissued, authority: $0.id) }
+        choices += outside.filter { $0.deviceTrust?.isAnchor == true }.map { AttackSpec(.misissued, authority: $0.id) }
         choices.append(AttackSpec(.stolenKey))
         if !choices.contains(scenario.attacker) { choices.insert(scenario.attacker, at: 0) }
         return choices

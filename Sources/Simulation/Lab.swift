@@ -124,7 +124,7 @@ public final class Lab: Sendable {
     /// `scenario` with the lab's attacker CA added (not trusted by the device), as the matrix stages its own.
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
-        staged.world.authorities.append(AuthoritySpec(id: attackerCAID, name: "mitmsim lab attacker CA", trustedByDevice: false))
+        staged.world.authorities.append(AuthoritySpec(id: attackerCAID, name: "mitmsim lab attacker CA"))
         return staged
     }
 

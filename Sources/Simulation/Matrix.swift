@@ -175,7 +175,7 @@ public struct Matrix: Sendable {
         var scenario = staged
         scenario.attacker = column.attack(in: staged)
         if column.installsAttackerCA, let index = scenario.world.authorities.firstIndex(where: { $0.id == attackerCA }) {
-            scenario.world.authorities[index].trustedByDevice = true
+            scenario.world.authorities[index].deviceTrust = .userInstalled
         }
         scenario.client.policy = PolicySpec(
             pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
@@ -223,7 +223,7 @@ struct MatrixArena: Sendable {
     init(_ scenario: Scenario) throws {
         staged = Self.stage(scenario)
         world = try World(staged)
-        installed = world.trusting(Matrix.attackerCA)
+        installed = world.installing(Matrix.attackerCA)
         var pinned: [Matrix.Pinned: String] = [.leaf: world.server.leaf.id]
         pinned[.intermediate] = scenario.server.chain.first
         pinned[.root] = world.server.root?.id
@@ -241,8 +241,8 @@ struct MatrixArena: Sendable {
         let clock = scenario.clock
         let host = scenario.server.host
         staged.world.authorities += [
-            AuthoritySpec(id: Matrix.attackerCA, name: "Attacker CA", trustedByDevice: false),
-            AuthoritySpec(id: Matrix.publicCA, name: "Public CA", trustedByDevice: true),
+            AuthoritySpec(id: Matrix.attackerCA, name: "Attacker CA"),
+            AuthoritySpec(id: Matrix.publicCA, name: "Public CA", deviceTrust: .system),
         ]
         let leafIssuer = scenario.world.leaves.first { $0.id == scenario.server.leaf }?.issuer ?? "self"
         staged.world.leaves += [
@@ -291,7 +291,9 @@ final class MatrixStage: Sendable {
             }
             self.proxies = proxies
             func makeClient(_ world: World) throws -> TLSClient {
-                try TLSClient(host: staged.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, identity: world.client?.identity)
+                try TLSClient(
+                    host: staged.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, platform: staged.client.platform,
+                    identity: world.client?.identity)
             }
             client = try makeClient(world)
             installedClient = try makeClient(arena.installed)

@@ -17,9 +17,9 @@ extension Scenario {
         compare("pinned", Self.pinned(old.pinnedCertificates), Self.pinned(new.pinnedCertificates))
         compare("domain", lesson.domainDescription, domainDescription)
         compare("attack", lesson.attacker.summary, attacker.summary)
-        let trustedBefore = Set(lesson.world.authorities.filter(\.trustedByDevice).map(\.id))
+        let trustBefore = Dictionary(lesson.world.authorities.map { ($0.id, $0.deviceTrust) }, uniquingKeysWith: { first, _ in first })
         for authority in world.authorities {
-            compare("device trusts '\(authority.id)'", Self.yesNo(trustedBefore.contains(authority.id)), Self.yesNo(authority.trustedByDevice))
+            compare("device trust for '\(authority.id)'", Self.trust(trustBefore[authority.id] ?? nil), Self.trust(authority.deviceTrust))
         }
         compare("clock", lesson.clock.formatted(.iso8601), clock.formatted(.iso8601))
         compare("server TLS versions", ServerSpec.describe(lesson.server.versions), ServerSpec.describe(server.versions))
@@ -30,6 +30,8 @@ extension Scenario {
 
     /// "'bank.test'", or "nil" when the policy is handed no domain.
     var domainDescription: String { client.passesDomain ? "'\(server.host)'" : "nil" }
+
+    static func trust(_ trust: DeviceTrust?) -> String { trust?.phrase ?? "none" }
 
     static func yesNo(_ value: Bool) -> String { value ? "YES" : "NO" }
 

@@ -34,12 +34,19 @@ public struct Scenario: Sendable, Decodable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
-        guard version == 2 else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .version, in: container,
-                debugDescription: version == 1
-                    ? "version 1 is no longer read: write version 2, and split `lesson` into `lesson.story` (before the reveal) and `lesson.reveal` (after it)"
-                    : "version \(version) is not supported (this mitmsim reads version 2)")
+        guard version == 3 else {
+            let trust =
+                "replace `trustedByDevice: true` with `deviceTrust: system` (a root built into iOS) or `deviceTrust: userInstalled` "
+                + "(a profile the user installed and fully trusted)"
+            let reason =
+                switch version {
+                case 1:
+                    "version 1 is no longer read: write version 3, split `lesson` into `lesson.story` (before the reveal) and `lesson.reveal` "
+                        + "(after it), and \(trust)"
+                case 2: "version 2 is no longer read: write version 3, and \(trust)"
+                default: "version \(version) is not supported (this mitmsim reads version 3)"
+                }
+            throw DecodingError.dataCorruptedError(forKey: .version, in: container, debugDescription: reason)
         }
         title = try container.decode(String.self, forKey: .title)
         group = try container.decode(String.self, forKey: .group)
@@ -99,28 +106,28 @@ public struct AuthoritySpec: Sendable, Decodable {
     /// Nil for a root (self-signed); otherwise the authority that signs this intermediate.
     public var issuer: String?
     public var pathLength: Int?
-    /// In the device trust store: a public CA, or an attacker's CA "the user installed".
-    public var trustedByDevice: Bool
+    /// How the device trusts it, if at all: a root built into iOS, or one the user installed.
+    public var deviceTrust: DeviceTrust?
     public var keyType: KeyType
     public var notBefore: Date?
     public var notAfter: Date?
 
     /// An authority as a file would declare it, for worlds built in code (the matrix's attackers).
     public init(
-        id: String, name: String? = nil, issuer: String? = nil, pathLength: Int? = nil, trustedByDevice: Bool = false,
+        id: String, name: String? = nil, issuer: String? = nil, pathLength: Int? = nil, deviceTrust: DeviceTrust? = nil,
         keyType: KeyType = .p256, notBefore: Date? = nil, notAfter: Date? = nil
     ) {
         self.id = id
         self.name = name ?? id
         self.issuer = issuer
         self.pathLength = pathLength
-        self.trustedByDevice = trustedByDevice
+        self.deviceTrust = deviceTrust
         self.keyType = keyType
         self.notBefore = notBefore
         self.notAfter = notAfter
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, issuer, pathLength, trustedByDevice, keyType, notBefore, notAfter }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, issuer, pathLength, deviceTrust, keyType, notBefore, notAfter }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
@@ -128,10 +135,34 @@ public struct AuthoritySpec: Sendable, Decodable {
         name = try container.decodeIfPresent(String.self, forKey: .name) ?? id
         issuer = try container.decodeIfPresent(String.self, forKey: .issuer)
         pathLength = try container.decodeIfPresent(Int.self, forKey: .pathLength)
-        trustedByDevice = try container.decodeIfPresent(Bool.self, forKey: .trustedByDevice) ?? false
+        deviceTrust = try container.contains(.deviceTrust) ? container.decodeChoice(DeviceTrust.choices, forKey: .deviceTrust) : nil
         keyType = try container.contains(.keyType) ? container.decodeChoice(KeyType.choices, forKey: .keyType) : .p256
         notBefore = try container.decodeTimeIfPresent(forKey: .notBefore)
         notAfter = try container.decodeTimeIfPresent(forKey: .notAfter)
+    }
+}
+
+/// How the device trusts an authority.
+public enum DeviceTrust: String, Sendable, CaseIterable {
+    /// A root built into iOS: a public CA.
+    case system
+    /// Installed with a configuration profile and fully trusted in Certificate Trust Settings (what an attacker talks a user into).
+    case userInstalled
+    /// Installed with a profile, but full trust never switched on: since iOS 10.3 it anchors no TLS chain.
+    case userInstalledWithoutFullTrust
+
+    static let choices = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    /// True when it may end a path: a system root or a fully trusted installed one.
+    public var isAnchor: Bool { self != .userInstalledWithoutFullTrust }
+
+    /// "installed and fully trusted": how change lines and traces name it.
+    public var phrase: String {
+        switch self {
+        case .system: "a root built into iOS"
+        case .userInstalled: "installed and fully trusted"
+        case .userInstalledWithoutFullTrust: "installed without full trust"
+        }
     }
 }
 
@@ -273,12 +304,17 @@ public struct ClientSpec: Sendable, Decodable {
     public var policy: PolicySpec
     /// The domain handed to the policy: the server's host unless the file says `domain: null`.
     public var passesDomain: Bool
+    /// Whose trust rules the phone applies: iOS 13 and later unless a historical lesson says `ios12`.
+    public var platform: Platform
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case library, policy, domain }
+    enum CodingKeys: String, CodingKey, CaseIterable { case library, platform, policy, domain }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         library = try container.decodeChoice(["afnetworking-4": "afnetworking-4"], forKey: .library)
+        platform =
+            try container.contains(.platform)
+            ? container.decodeChoice(Dictionary(uniqueKeysWithValues: Platform.allCases.map { ($0.rawValue, $0) }), forKey: .platform) : .iOS13
         policy = try container.decode(PolicySpec.self, forKey: .policy)
         passesDomain = try !(container.contains(.domain) && container.decodeNil(forKey: .domain))
         if container.contains(.domain), passesDomain {

@@ -55,7 +55,10 @@ public enum ScenarioEdit: Sendable {
         case .toggleAttackerCA(let lesson):
             guard let id = scenario.attackerAuthority(lesson: lesson), let index = edited.world.authorities.firstIndex(where: { $0.id == id })
             else { return (scenario, "device trust store unchanged: this world has no attacker's CA to install") }
-            edited.world.authorities[index].trustedByDevice.toggle()
+            // Not trusted → installed and fully trusted → installed without full trust → not trusted.
+            let cycle: [DeviceTrust?] = [nil, .userInstalled, .userInstalledWithoutFullTrust]
+            let now = cycle.firstIndex(of: edited.world.authorities[index].deviceTrust) ?? 0
+            edited.world.authorities[index].deviceTrust = cycle[(now + 1) % cycle.count]
         case .toggleClock(let lesson):
             guard scenario.clock == lesson.clock else {
                 edited.clock = lesson.clock
@@ -92,7 +95,7 @@ extension Scenario {
             issuer = world.authorities.first { $0.id == id }?.issuer
         }
         if let clientCA = world.clientIdentity?.issuer { served.insert(clientCA) }
-        let untrusted = Set(lesson.world.authorities.filter { !$0.trustedByDevice }.map(\.id))
+        let untrusted = Set(lesson.world.authorities.filter { $0.deviceTrust?.isAnchor != true }.map(\.id))
         return world.authorities.first { !served.contains($0.id) && untrusted.contains($0.id) }?.id
     }
 

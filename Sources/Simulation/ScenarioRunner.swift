@@ -20,7 +20,7 @@ public enum ScenarioRunner {
         }
         defer { proxy?.stop() }
         let client = try TLSClient(
-            host: scenario.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now,
+            host: scenario.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, platform: scenario.client.platform,
             identity: world.client?.identity, keyLog: keyLog)
         let result = exchange(scenario, policy, client: client, port: proxy?.port ?? origin.port, log: log)
         proxy?.stop()

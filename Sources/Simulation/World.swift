@@ -16,8 +16,8 @@ public struct World: Sendable {
         public let role: Role
         /// The authority that signed it; nil when it signs itself.
         public let issuerID: String?
-        /// In the device trust store (a public CA, or an attacker's CA the user installed).
-        public let trustedByDevice: Bool
+        /// How the device trusts it: a public root built into iOS, or a CA the user installed; nil for none.
+        public let deviceTrust: DeviceTrust?
 
         public var certificate: Certificate { identity.certificate }
     }
@@ -66,15 +66,22 @@ public struct World: Sendable {
     /// Nil unless the world was built from a directory (`reusing:`).
     public let reuse: Reuse?
 
-    /// The authorities the device trusts, in file order.
-    public var deviceTrustStore: [Certificate] { entries.filter(\.trustedByDevice).map(\.certificate) }
+    /// The device's trust settings: system roots and installed authorities, each in file order.
+    public var deviceTrustStore: DeviceTrustStore {
+        func certificates(_ trust: DeviceTrust) -> [Certificate] { entries.filter { $0.deviceTrust == trust }.map(\.certificate) }
+        return DeviceTrustStore(
+            system: certificates(.system), userInstalled: certificates(.userInstalled),
+            installedWithoutFullTrust: certificates(.userInstalledWithoutFullTrust))
+    }
 
     public subscript(id: String) -> Entry? { entries.first { $0.id == id } }
 
-    /// The same certificates, with the authority `id` added to the device trust store (the user installed it).
-    public func trusting(_ id: String) -> World {
+    /// The same certificates, with the authority `id` installed and fully trusted by the user.
+    public func installing(_ id: String) -> World {
         var world = self
-        world.entries = entries.map { $0.id == id ? Entry(id: $0.id, identity: $0.identity, role: $0.role, issuerID: $0.issuerID, trustedByDevice: true) : $0 }
+        world.entries = entries.map {
+            $0.id == id ? Entry(id: $0.id, identity: $0.identity, role: $0.role, issuerID: $0.issuerID, deviceTrust: .userInstalled) : $0
+        }
         return world
     }
 
@@ -126,7 +133,7 @@ public struct World: Sendable {
             let made =
                 try exported?.identity(id, expected)
                 ?? factory.makeIdentity(certificate, keyType: definition.keyType, signedBy: issuer?.identity)
-            let entry = Entry(id: id, identity: made, role: .authority, issuerID: issuer?.id, trustedByDevice: definition.trustedByDevice)
+            let entry = Entry(id: id, identity: made, role: .authority, issuerID: issuer?.id, deviceTrust: definition.deviceTrust)
             built[id] = entry
             return entry
         }
@@ -151,7 +158,7 @@ public struct World: Sendable {
                 let key = try keyOf ?? PrivateKey.generate(definition.keyType)
                 made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
             }
-            let entry = Entry(id: id, identity: made, role: .leaf, issuerID: issuer?.id, trustedByDevice: false)
+            let entry = Entry(id: id, identity: made, role: .leaf, issuerID: issuer?.id, deviceTrust: nil)
             built[id] = entry
             return entry
         }

@@ -16,8 +16,17 @@ extension MitmSim {
         @Option(help: "The host the client connects to. Without it the domain is nil, as in AF's tests.")
         var domain: String?
 
-        @Option(help: "A certificate file (PEM, one or many) for the device trust store. Repeatable.")
+        @Option(help: "A certificate file (PEM, one or many) of roots built into iOS. Repeatable.")
         var trust: [String] = []
+
+        @Option(help: "A certificate file (PEM) the user installed with a profile and fully trusted. Repeatable.")
+        var installed: [String] = []
+
+        @Option(help: "A certificate file (PEM) installed with a profile whose full trust is off: it anchors nothing. Repeatable.")
+        var installedWithoutFullTrust: [String] = []
+
+        @Option(help: "Whose trust rules apply: ios13 (iOS 13 and later) or ios12.")
+        var platform: Platform = .iOS13
 
         @Option(help: "What must match besides the chain.")
         var pinningMode: PinningModeArgument = .none
@@ -39,12 +48,15 @@ extension MitmSim {
 
         func run() throws {
             let presented = try load(chain, option: "--chain")
-            let anchors = try trust.flatMap { try load($0, option: "--trust") }
+            let store = DeviceTrustStore(
+                system: try trust.flatMap { try load($0, option: "--trust") },
+                userInstalled: try installed.flatMap { try load($0, option: "--installed") },
+                installedWithoutFullTrust: try installedWithoutFullTrust.flatMap { try load($0, option: "--installed-without-full-trust") })
             let pinned = try pin.flatMap { try load($0, option: "--pin") }
             let policy = SecurityPolicy(
                 SSLPinningMode: pinningMode.mode, allowInvalidCertificates: allowInvalidCertificates,
                 validatesDomainName: validatesDomainName, pinnedCertificates: Set(pinned))
-            let serverTrust = ServerTrust(certificates: presented, anchors: anchors, verifyDate: at ?? Date())
+            let serverTrust = ServerTrust(certificates: presented, deviceTrustStore: store, verifyDate: at ?? Date(), platform: platform)
             let evaluation = policy.evaluate(serverTrust: serverTrust, forDomain: domain)
 
             switch format {
@@ -88,6 +100,8 @@ enum PinningModeArgument: String, ExpressibleByArgument, CaseIterable {
         }
     }
 }
+
+extension Platform: ExpressibleByArgument {}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text

@@ -24,15 +24,23 @@ struct LessonKeyTests {
         #expect(Screen.shows("Now: \(deciding)", text), "the engine's own sentence for the new deciding step")
     }
 
-    @Test func installingTheAttackersCATurnsLesson2IntoLesson3AndBack() {
+    @Test func installingTheAttackersCATurnsLesson2IntoLesson3ThenFullTrustOffRejectsItThenItIsRemoved() throws {
         var state = Self.after("t", in: "02-forged-untrusted-ca")
         #expect(state.report?.verdict == "ACCEPTED at chainTrust")
         #expect(state.report?.attackerView.readSecret == true)
-        #expect(state.departure?.changes == ["device trusts 'attacker-ca' NO → YES"])
+        #expect(state.departure?.changes == ["device trust for 'attacker-ca' none → installed and fully trusted"])
+        ConsoleUpdateTests.press([.character("t")], &state)
+        #expect(state.report?.verdict == "REJECTED at chainTrust")
+        #expect(state.report?.attackerView.readSecret == false)
+        #expect(
+            state.change
+                == "device trust for 'attacker-ca' installed and fully trusted → installed without full trust: REJECTED at chainTrust (was ACCEPTED at chainTrust)"
+        )
+        let reason = try #require(state.report?.evaluation?.rejection)
+        #expect(reason.code == "installedWithoutFullTrust", "\(reason)")
         ConsoleUpdateTests.press([.character("t")], &state)
         #expect(state.report?.verdict == "REJECTED at chainTrust")
         #expect(state.departure == nil)
-        #expect(state.change == "device trusts 'attacker-ca' YES → NO: REJECTED at chainTrust (was ACCEPTED at chainTrust)")
     }
 
     @Test func aWorldWithoutAnAttackersCASaysSoAndChangesNothing() {

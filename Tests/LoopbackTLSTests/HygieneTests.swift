@@ -47,7 +47,8 @@ extension NetworkTests {
             let log = EventLog()
             let origin = try OriginServer(world.origin, log: log)
             let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
-            let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate, world.attackerCA.certificate], verifyDate: NetworkWorld.clock)
+            let client = try TLSClient(
+                host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate, world.attackerCA.certificate]), verifyDate: NetworkWorld.clock)
             var completed = 0
             for _ in 0..<200 {
                 let result = client.exchange(.direct(port: proxy.port), request: NetworkWorld.login, log: EventLog()) { _ in
@@ -94,7 +95,7 @@ extension NetworkTests {
                 var configuration = world.origin
                 configuration.versions = version...version
                 let origin = try OriginServer(configuration, log: log, keyLog: keyLog)
-                let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate], verifyDate: NetworkWorld.clock)
+                let client = try TLSClient(host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate]), verifyDate: NetworkWorld.clock)
                 _ = client.exchange(.direct(port: origin.port), request: NetworkWorld.login, log: log) { _ in .init(accept: true, verdict: true, summary: "ok")
                 }
                 origin.stop()

@@ -128,7 +128,8 @@ extension NetworkTests {
             let log = EventLog()
             let origin = try OriginServer(world.origin, log: log)
             let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
-            let client = try TLSClient(host: "bank.test", trustStore: [world.root.certificate, world.attackerCA.certificate], verifyDate: NetworkWorld.clock)
+            let client = try TLSClient(
+                host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate, world.attackerCA.certificate]), verifyDate: NetworkWorld.clock)
             let result = client.exchange(.direct(port: proxy.port), request: .request("GET", "/bytes/200000", host: "bank.test"), log: log) { _ in
                 .init(accept: true, verdict: true, summary: "accepted")
             }

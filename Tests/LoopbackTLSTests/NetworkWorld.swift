@@ -61,7 +61,7 @@ struct Exchange {
         let proxy = try attack.map { try InterceptingProxy(attack: $0, routes: ["bank.test": origin.port], log: log, factory: world.factory) }
         defer { proxy?.stop() }
         let client = try TLSClient(
-            host: "bank.test", trustStore: [world.root.certificate] + extra, verifyDate: NetworkWorld.clock,
+            host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate] + extra), verifyDate: NetworkWorld.clock,
             identity: clientIdentity)
         let route: TLSClient.Route = proxy.map { viaConnect ? .httpProxy(port: $0.port) : .direct(port: $0.port) } ?? .direct(port: origin.port)
         result = client.exchange(route, request: NetworkWorld.login, log: log) { trust in

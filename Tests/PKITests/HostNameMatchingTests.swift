@@ -14,8 +14,10 @@ struct HostNameMatchingTests {
         let spec = CertificateSpec.serverLeaf(
             label: "leaf", commonName: "leaf", dnsNames: dnsNames, ipAddresses: ipAddresses, notBefore: Self.start, notAfter: Self.end)
         let server = try factory.makeIdentity(spec, signedBy: root)
-        let result = ServerTrust(certificates: [server.certificate], anchors: [root.certificate], policy: .ssl(host: host), verifyDate: clock)
-            .evaluate()
+        let result = ServerTrust(
+            certificates: [server.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: host), verifyDate: clock
+        )
+        .evaluate()
         let codes = result.failures.map(\.kind.code)
         #expect(codes.allSatisfy { $0 == "hostnameMismatch" }, "only the host check may fail here: \(result.failures)")
         return codes.isEmpty
@@ -39,8 +41,11 @@ struct HostNameMatchingTests {
         let root = try Self.root.get()
         let spec = CertificateSpec.serverLeaf(label: "leaf", dnsNames: ["127.0.0.1"], notBefore: Self.start, notAfter: Self.end)
         let server = try factory.makeIdentity(spec, signedBy: root)
-        let result = ServerTrust(certificates: [server.certificate], anchors: [root.certificate], policy: .ssl(host: "127.0.0.1"), verifyDate: clock)
-            .evaluate()
+        let result = ServerTrust(
+            certificates: [server.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: "127.0.0.1"),
+            verifyDate: clock
+        )
+        .evaluate()
         let sentence = try #require(result.failures.first).description
         #expect(sentence.contains("has no host names in its SAN, not '127.0.0.1'; its SAN entries '127.0.0.1' are not host names"), "\(sentence)")
         #expect(!sentence.contains("is issued for 127.0.0.1"))
@@ -99,7 +104,9 @@ struct HostNameMatchingTests {
         let root = try Self.root.get()
         let server = try factory.makeIdentity(
             .serverLeaf(label: "leaf", dnsNames: [], ipAddresses: ["127.0.0.1"], notBefore: Self.start, notAfter: Self.end), signedBy: root)
-        let trust = ServerTrust(certificates: [server.certificate], anchors: [root.certificate], policy: .ssl(host: "127.0.0.2"), verifyDate: clock)
+        let trust = ServerTrust(
+            certificates: [server.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: "127.0.0.2"),
+            verifyDate: clock)
 
         #expect(trust.evaluate().failures == [TrustFailure(kind: .hostnameMismatch(host: "127.0.0.2"), certificate: server.certificate)])
     }

@@ -43,7 +43,7 @@ struct OpenSSLHygieneTests {
         defer { ERR_clear_error() }
         let unrelated = leaveAnUnrelatedError()
         let root = try factory.makeIdentity(.authority(label: "Root", commonName: "Root", notBefore: clock, notAfter: clock.addingTimeInterval(86_400)))
-        _ = ServerTrust(certificates: [root.certificate], anchors: [], verifyDate: clock).evaluate()  // fails: queues nothing of its own
+        _ = ServerTrust(certificates: [root.certificate], deviceTrustStore: DeviceTrustStore(system: []), verifyDate: clock).evaluate()  // fails: queues nothing of its own
         #expect(ERR_peek_error() == unrelated.oldest && ERR_peek_last_error() == unrelated.newest)
     }
 

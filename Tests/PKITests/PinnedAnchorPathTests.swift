@@ -17,7 +17,7 @@ struct PinnedAnchorPathTests {
     }
 
     func pinned(_ chain: [Certificate], to pins: [Certificate]) -> ServerTrust {
-        var trust = ServerTrust(certificates: chain, anchors: [], policy: .ssl(host: "bank.test"), verifyDate: clock)
+        var trust = ServerTrust(certificates: chain, deviceTrustStore: DeviceTrustStore(system: []), policy: .ssl(host: "bank.test"), verifyDate: clock)
         trust.setAnchorCertificates(pins)
         return trust
     }

@@ -19,7 +19,8 @@ struct SignatureAlgorithmEncodingTests {
         #expect(intermediate.publicKeyInfo == issued.certificate.publicKeyInfo)
 
         let trust = ServerTrust(
-            certificates: [server.certificate, intermediate], anchors: [root.certificate], policy: .ssl(host: "bank.test"), verifyDate: clock)
+            certificates: [server.certificate, intermediate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: "bank.test"),
+            verifyDate: clock)
         let result = trust.evaluate()
 
         #expect(result.failures.isEmpty, "\(result.failures)")
@@ -34,7 +35,8 @@ struct SignatureAlgorithmEncodingTests {
         // sha256WithRSAEncryption (…01 0B) outside becomes sha384WithRSAEncryption (…01 0C): a real inconsistency.
         let edited = try #require(try Certificate.parseAll(DER.withOuterAlgorithmLastByte(server.certificate.der, 0x0C), source: "edited").first)
 
-        let trust = ServerTrust(certificates: [edited], anchors: [root.certificate], policy: .ssl(host: "bank.test"), verifyDate: clock)
+        let trust = ServerTrust(
+            certificates: [edited], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: "bank.test"), verifyDate: clock)
 
         let failures = trust.evaluate().failures
         #expect(failures.map(\.kind) == [.badSignature], "\(failures)")

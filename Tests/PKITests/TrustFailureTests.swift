@@ -19,7 +19,9 @@ struct TrustFailureTests {
     @Test func aLeafMadeOnlyForClientsCannotIdentifyAServer() throws {
         let root = try authority("Root")
         let clientOnly = try leaf([.clientAuth], signedBy: root)
-        let trust = ServerTrust(certificates: [clientOnly.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"), verifyDate: clock)
+        let trust = ServerTrust(
+            certificates: [clientOnly.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: "bank.test"),
+            verifyDate: clock)
 
         #expect(trust.evaluate().failures.map(\.kind) == [.wrongExtendedKeyUsage])
         #expect(trust.evaluate().failures.first?.certificate == clientOnly.certificate)
@@ -28,7 +30,8 @@ struct TrustFailureTests {
     @Test func theSameClientOnlyLeafPassesTheBasicX509PolicyWhichChecksNoPurpose() throws {
         let root = try authority("Root")
         let clientOnly = try leaf([.clientAuth], signedBy: root)
-        let trust = ServerTrust(certificates: [clientOnly.certificate], anchors: [root.certificate], policy: .basicX509, verifyDate: clock)
+        let trust = ServerTrust(
+            certificates: [clientOnly.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .basicX509, verifyDate: clock)
 
         #expect(trust.evaluate().failures.isEmpty)
     }
@@ -39,7 +42,8 @@ struct TrustFailureTests {
         let subordinate = try authority("Subordinate", signedBy: intermediate)
         let server = try leaf(signedBy: subordinate)
         let trust = ServerTrust(
-            certificates: [server.certificate, subordinate.certificate, intermediate.certificate], anchors: [root.certificate],
+            certificates: [server.certificate, subordinate.certificate, intermediate.certificate],
+            deviceTrustStore: DeviceTrustStore(system: [root.certificate]),
             policy: .ssl(host: "bank.test"), verifyDate: clock)
 
         let failures = trust.evaluate().failures
@@ -52,7 +56,8 @@ struct TrustFailureTests {
         let subordinate = try authority("Subordinate", signedBy: intermediate)
         let server = try leaf(signedBy: subordinate)
         let trust = ServerTrust(
-            certificates: [server.certificate, subordinate.certificate, intermediate.certificate], anchors: [root.certificate],
+            certificates: [server.certificate, subordinate.certificate, intermediate.certificate],
+            deviceTrustStore: DeviceTrustStore(system: [root.certificate]),
             policy: .ssl(host: "bank.test"), verifyDate: clock)
 
         #expect(trust.evaluate().failures.isEmpty)
@@ -65,7 +70,8 @@ struct TrustFailureTests {
         let intermediate = try authority("Intermediate", signedBy: root)
         let server = try leaf(signedBy: intermediate)
         let trust = ServerTrust(
-            certificates: [server.certificate, intermediate.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            certificates: [server.certificate, intermediate.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]),
+            policy: .ssl(host: "bank.test"),
             verifyDate: clock)
 
         let result = trust.evaluate()
@@ -80,7 +86,8 @@ struct TrustFailureTests {
         let intermediate = try factory.makeIdentity(spec, signedBy: root)
         let server = try leaf(signedBy: intermediate)
         let trust = ServerTrust(
-            certificates: [server.certificate, intermediate.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            certificates: [server.certificate, intermediate.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]),
+            policy: .ssl(host: "bank.test"),
             verifyDate: clock)
 
         #expect(trust.evaluate().failures.isEmpty, "\(trust.evaluate().failures)")
@@ -93,7 +100,8 @@ struct TrustFailureTests {
         let intermediate = try factory.makeIdentity(spec, signedBy: root)
         let server = try leaf(signedBy: intermediate)
         let trust = ServerTrust(
-            certificates: [server.certificate, intermediate.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            certificates: [server.certificate, intermediate.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]),
+            policy: .ssl(host: "bank.test"),
             verifyDate: clock)
 
         #expect(trust.evaluate().failures == [TrustFailure(kind: .wrongExtendedKeyUsage, certificate: intermediate.certificate)])
@@ -102,7 +110,8 @@ struct TrustFailureTests {
     @Test func anEmptyHostNameIsNamedByNoCertificate() throws {
         let root = try authority("Root")
         let server = try leaf(signedBy: root)
-        let trust = ServerTrust(certificates: [server.certificate], anchors: [root.certificate], policy: .ssl(host: ""), verifyDate: clock)
+        let trust = ServerTrust(
+            certificates: [server.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: ""), verifyDate: clock)
 
         #expect(trust.evaluate().failures == [TrustFailure(kind: .hostnameMismatch(host: ""), certificate: server.certificate)])
         #expect(trust.evaluate().failures.first?.description == "'leaf' is issued for bank.test, not ''; its common name 'bank.test' is never used")
@@ -114,8 +123,10 @@ struct TrustFailureTests {
         spec.extendedKeyUsage = [.clientAuth]
         let server = try factory.makeIdentity(spec, signedBy: root)
         func failures(_ host: String) -> [String] {
-            ServerTrust(certificates: [server.certificate], anchors: [root.certificate], policy: .ssl(host: host), verifyDate: clock)
-                .evaluate().failures.map(\.kind.code)
+            ServerTrust(
+                certificates: [server.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: host), verifyDate: clock
+            )
+            .evaluate().failures.map(\.kind.code)
         }
 
         #expect(failures("") == ["wrongExtendedKeyUsage", "hostnameMismatch", "expired"])
@@ -129,7 +140,8 @@ struct TrustFailureTests {
         let constrained = try factory.makeIdentity(spec, signedBy: root)
         let server = try leaf(signedBy: constrained)
         let trust = ServerTrust(
-            certificates: [server.certificate, constrained.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            certificates: [server.certificate, constrained.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]),
+            policy: .ssl(host: "bank.test"),
             verifyDate: clock)
 
         let failures = trust.evaluate().failures
@@ -148,7 +160,8 @@ struct TrustFailureTests {
         let constrained = try factory.makeIdentity(spec, signedBy: root)
         let server = try leaf(signedBy: constrained)
         let trust = ServerTrust(
-            certificates: [server.certificate, constrained.certificate], anchors: [root.certificate], policy: .basicX509, verifyDate: clock)
+            certificates: [server.certificate, constrained.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .basicX509,
+            verifyDate: clock)
 
         #expect(trust.evaluate().failures.map(\.kind) == [.nameConstraintViolation])
     }
@@ -160,7 +173,8 @@ struct TrustFailureTests {
         let constrained = try factory.makeIdentity(spec, signedBy: root)
         let server = try leaf(signedBy: constrained)
         let trust = ServerTrust(
-            certificates: [server.certificate, constrained.certificate], anchors: [root.certificate], policy: .ssl(host: "bank.test"),
+            certificates: [server.certificate, constrained.certificate], deviceTrustStore: DeviceTrustStore(system: [root.certificate]),
+            policy: .ssl(host: "bank.test"),
             verifyDate: clock)
 
         #expect(trust.evaluate().failures.isEmpty)
@@ -175,7 +189,7 @@ struct TrustFailureTests {
         let at = try #require((0..<(der.count - 5)).first { Array(der[$0..<($0 + 5)]) == basicConstraintsOID })
         der[at + 4] = 0x7F
         let edited = try #require(try Certificate.parseAll(der, source: "edited").first)
-        let trust = ServerTrust(certificates: [edited], anchors: [edited], policy: .basicX509, verifyDate: clock)
+        let trust = ServerTrust(certificates: [edited], deviceTrustStore: DeviceTrustStore(system: [edited]), policy: .basicX509, verifyDate: clock)
 
         #expect(trust.evaluate().failures.map(\.kind).contains(.unsupportedCriticalExtension), "\(trust.evaluate().failures)")
     }

@@ -68,7 +68,7 @@ struct AFFixtures: Sendable {
 
     /// A server trust as AF's tests make one: the given chain, BasicX509, judged at the fixture clock.
     func trust(_ chain: [Certificate]) -> ServerTrust {
-        ServerTrust(certificates: chain, anchors: deviceTrustStore, policy: .basicX509, verifyDate: Self.clock)
+        ServerTrust(certificates: chain, deviceTrustStore: DeviceTrustStore(system: deviceTrustStore), policy: .basicX509, verifyDate: Self.clock)
     }
 
     static func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }

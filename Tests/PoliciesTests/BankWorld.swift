@@ -32,7 +32,7 @@ struct BankWorld: Sendable {
 
     /// The device trust store: the bank's root, plus the attacker's CA when the user was tricked into it.
     func trust(_ chain: [Certificate], attackerInstalled: Bool = false) -> ServerTrust {
-        let anchors = [root.certificate] + (attackerInstalled ? [attackerCA.certificate] : [])
-        return ServerTrust(certificates: chain, anchors: anchors, verifyDate: Self.clock)
+        let store = DeviceTrustStore(system: [root.certificate], userInstalled: attackerInstalled ? [attackerCA.certificate] : [])
+        return ServerTrust(certificates: chain, deviceTrustStore: store, verifyDate: Self.clock)
     }
 }

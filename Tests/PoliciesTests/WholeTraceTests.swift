@@ -27,7 +27,10 @@ struct WholeTraceTests {
             steps(policy, world.trust(world.forgedChain, attackerInstalled: true), "bank.test") == [
                 TraceStep(.domainGuard, .passed, "allowInvalidCertificates is NO, so the settings are not contradictory"),
                 TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
-                TraceStep(.chainTrust, .passed, "the device trust store validates the chain: path 'forged bank.test' -> 'Attacker CA'"),
+                TraceStep(
+                    .chainTrust, .passed,
+                    "the device trust store validates the chain: path 'forged bank.test' -> 'Attacker CA', "
+                        + "ending at 'Attacker CA', a root the user installed and fully trusted"),
                 TraceStep(
                     .pinnedAnchors, .failed,
                     "re-evaluated with the pinned certificate 'bank.test' as the only anchor: not trusted because "
@@ -41,7 +44,8 @@ struct WholeTraceTests {
             steps(policy, world.trust(world.realChain), "www.bank.test").suffix(2) == [
                 TraceStep(
                     .pinnedAnchors, .passed,
-                    "re-evaluated with the pinned certificate 'Bank Root' as the only anchor: trusted, path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root'"),
+                    "re-evaluated with the pinned certificate 'Bank Root' as the only anchor: trusted, path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', "
+                        + "ending at 'Bank Root', a root built into iOS"),
                 TraceStep(
                     .pinnedCertificateMatch, .passed,
                     "'Bank Root' in the path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root' is byte for byte a pinned certificate"),

@@ -5,7 +5,7 @@ import Testing
 /// Every kind of broken lesson file is refused with one line naming the file and the key path.
 struct LoaderErrorTests {
     static let valid = """
-        version: 2
+        version: 3
         title: T
         group: G
         summary: S
@@ -16,7 +16,7 @@ struct LoaderErrorTests {
         world:
           authorities:
             - id: bank-root
-              trustedByDevice: true
+              deviceTrust: system
             - id: attacker-ca
           leaves:
             - id: bank-leaf
@@ -81,11 +81,23 @@ struct LoaderErrorTests {
         ("  leaf: bank-leaf", "  leaf: nobody", "x.yaml: server.leaf: no leaf 'nobody' in world.leaves"),
         ("  authority: attacker-ca", "  authority: mallory", "x.yaml: attacker.authority: no authority 'mallory' in world.authorities"),
         ("clock: \"2026-06-01T00:00:00Z\"", "clock: yesterday", "x.yaml: clock: 'yesterday' is not an ISO-8601 time such as 2026-06-01T00:00:00Z"),
-        ("version: 2", "version: 3", "x.yaml: version: version 3 is not supported (this mitmsim reads version 2)"),
+        ("version: 3", "version: 4", "x.yaml: version: version 4 is not supported (this mitmsim reads version 3)"),
         (
-            "version: 2", "version: 1",
-            "x.yaml: version: version 1 is no longer read: write version 2, and split `lesson` into `lesson.story` (before the reveal) and `lesson.reveal` (after it)"
+            "version: 3", "version: 1",
+            "x.yaml: version: version 1 is no longer read: write version 3, split `lesson` into `lesson.story` (before the reveal) and `lesson.reveal` "
+                + "(after it), and replace `trustedByDevice: true` with `deviceTrust: system` (a root built into iOS) or `deviceTrust: userInstalled` "
+                + "(a profile the user installed and fully trusted)"
         ),
+        (
+            "version: 3", "version: 2",
+            "x.yaml: version: version 2 is no longer read: write version 3, and replace `trustedByDevice: true` with `deviceTrust: system` "
+                + "(a root built into iOS) or `deviceTrust: userInstalled` (a profile the user installed and fully trusted)"
+        ),
+        (
+            "deviceTrust: system", "deviceTrust: yes",
+            "x.yaml: world.authorities[0].deviceTrust: 'yes' is not one of: system, userInstalled, userInstalledWithoutFullTrust"
+        ),
+        ("  library: afnetworking-4", "  library: afnetworking-4\n  platform: ios9", "x.yaml: client.platform: 'ios9' is not one of: ios12, ios13"),
         ("  reveal: R\n", "", "x.yaml: lesson.reveal: missing"),
         ("    - id: attacker-ca", "    - id: bank-root", "x.yaml: world: the id 'bank-root' is used twice (entry 2)"),
         ("  library: afnetworking-4", "  library: alamofire-5", "x.yaml: client.library: 'alamofire-5' is not one of: afnetworking-4"),
@@ -115,7 +127,7 @@ struct LoaderErrorTests {
     }
 
     @Test func yamlThatDoesNotParseIsOneLineNamingTheFile() throws {
-        let message = try #require(error("version: 2\ntitle: [unclosed\n"))
+        let message = try #require(error("version: 3\ntitle: [unclosed\n"))
         #expect(message.hasPrefix("x.yaml: "))
         #expect(!message.contains("\n"))
     }

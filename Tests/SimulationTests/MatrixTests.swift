@@ -37,11 +37,11 @@ struct MatrixTests {
         let policy = Matrix.Policy(pinningMode: .certificate, allowInvalidCertificates: false, validatesDomainName: true, pinned: .root)
         let scenario = Self.matrix.scenario(for: policy, .misissued)
         #expect(scenario.attacker == AttackSpec(.misissued, authority: "matrix-public-ca"))
-        #expect(scenario.world.authorities.contains { $0.id == "matrix-public-ca" && $0.trustedByDevice })
+        #expect(scenario.world.authorities.contains { $0.id == "matrix-public-ca" && $0.deviceTrust?.isAnchor == true })
         #expect(scenario.client.policy.pinnedCertificates == [Self.matrix.pinnedIDs[.root]].compactMap { $0 })
         let installed = Self.matrix.scenario(for: policy, .forgeInstalledCA)
-        #expect(installed.world.authorities.contains { $0.id == "matrix-attacker-ca" && $0.trustedByDevice })
-        #expect(!Self.matrix.staged.world.authorities.contains { $0.id == "matrix-attacker-ca" && $0.trustedByDevice })
+        #expect(installed.world.authorities.contains { $0.id == "matrix-attacker-ca" && $0.deviceTrust?.isAnchor == true })
+        #expect(!Self.matrix.staged.world.authorities.contains { $0.id == "matrix-attacker-ca" && $0.deviceTrust?.isAnchor == true })
     }
 
     @Test func eachCellNamesTheStepThatDecidedIt() {

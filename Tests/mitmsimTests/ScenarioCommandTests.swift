@@ -67,7 +67,7 @@ struct ScenarioCommandTests {
 
     @Test func aBrokenLessonOrAnUnknownIdExitsTwoWithOneLine() throws {
         let path = NSTemporaryDirectory() + "broken-\(UUID().uuidString).yaml"
-        try "version: 2\ntitle: x\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "version: 3\ntitle: x\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         for arguments in [["run", path], ["run", "no-such-lesson"], ["run"]] {
             let result = try mitmsim(arguments)

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The checks Apple's trust daemon adds to a path beyond RFC 5280, by the source of the path's anchor.
+///
+/// From Apple's published Security source (`SecPolicyServer.c`: `SecPolicyCheckWeakKeySize`,
+/// `SecPolicyCheckWeakSignature`, `SecPolicyCheckKeySize`, `SecPolicyCheckSignatureHashAlgorithms`,
+/// `SecPolicyCheckValidityPeriodMaximums`, `SecPolicyCheckServerAuthEKU`) and the support note
+/// "Requirements for trusted certificates in iOS 13 and macOS 10.15". Every policy rejects keys below
+/// RSA 1024 / EC 160 and MD2/MD4/MD5 signatures; the SSL server policy on iOS 13 and later adds the rest.
+struct AppleTLSRules {
+    let trust: ServerTrust
+
+    /// Apple's own instants (CFAbsoluteTime constants in the source), as Unix times.
+    static let july2016 = Date(timeIntervalSince1970: 1_467_331_200)
+    static let march2018 = Date(timeIntervalSince1970: 1_519_862_400)
+    /// The source says "1 July 2019 00:00:00 UTC" and holds the instant an hour before it; a leaf counts
+    /// as issued after it when its notBefore is strictly later.
+    static let july2019 = Date(timeIntervalSince1970: 1_561_935_600)
+    static let september2020 = Date(timeIntervalSince1970: 1_598_918_400)
+
+    /// The failures these rules find on `path` (leaf first; its last certificate is the root they ask about).
+    func failures(path: [Certificate]) -> [TrustFailure] {
+        guard let leaf = path.first, let root = path.last else { return [] }
+        var failures: [TrustFailure] = []
+        for certificate in path where !certificate.keyIsAtLeast(rsa: 1024, ec: 160) {
+            failures.append(TrustFailure(kind: .weakKey(forTLS: false), certificate: certificate))
+        }
+        let rootSource = trust.source(ofAnchor: root)
+        // Self-signed certificates are never checked for their hash; a user-installed anchor is not either.
+        let weakHashes = path.enumerated().compactMap { index, certificate -> (Certificate, String)? in
+            guard let digest = certificate.weakSignatureDigest, !(index == path.count - 1 && rootSource == .userInstalled),
+                !certificate.isSelfSigned
+            else { return nil }
+            return (certificate, digest)
+        }
+        for (certificate, digest) in weakHashes where digest != "SHA-1" {
+            failures.append(TrustFailure(kind: .weakSignatureDigest(digest: digest), certificate: certificate))
+        }
+        guard case .ssl = trust.policy, trust.platform == .iOS13 else { return failures }
+
+        let leafIsUserAnchor = trust.deviceTrustStore.userInstalled.contains(leaf)
+        for certificate in path where !leafIsUserAnchor && certificate.keyIsAtLeast(rsa: 1024, ec: 160) {
+            if !certificate.keyIsAtLeast(rsa: 2048, ec: 256) {
+                failures.append(TrustFailure(kind: .weakKey(forTLS: true), certificate: certificate))
+            }
+        }
+        for (certificate, digest) in weakHashes where digest == "SHA-1" {
+            failures.append(TrustFailure(kind: .weakSignatureDigest(digest: digest), certificate: certificate))
+        }
+        if let maximum = maximumValidity(leaf: leaf, rootSource: rootSource, leafIsUserAnchor: leafIsUserAnchor),
+            leaf.notAfter.timeIntervalSince(leaf.notBefore) > maximum.seconds
+        {
+            failures.append(TrustFailure(kind: .validityPeriodTooLong(maximumDays: maximum.days, anchor: rootSource), certificate: leaf))
+        }
+        let needsServerAuth = rootSource == .system || (rootSource != .userInstalled && leaf.notBefore > Self.july2019)
+        if needsServerAuth, !leaf.listsServerAuthentication {
+            failures.append(TrustFailure(kind: .missingServerAuthEKU(anchor: rootSource), certificate: leaf))
+        }
+        return failures
+    }
+
+    /// The longest validity the leaf may have, or nil when no maximum applies to it.
+    private func maximumValidity(leaf: Certificate, rootSource: AnchorSource?, leafIsUserAnchor: Bool) -> (days: Int, seconds: TimeInterval)? {
+        let day: TimeInterval = 86_400
+        let slip: TimeInterval = 3_600
+        guard rootSource == .system else {
+            if leafIsUserAnchor || leaf.notBefore <= Self.july2019 { return nil }
+            return (825, 825 * day + slip)
+        }
+        switch leaf.notBefore {
+        case ..<Self.july2016: return (365 * 5 + 2, (365 * 5 + 2) * day + slip)
+        case ..<Self.march2018: return (365 * 3 + 2 * 31 + 30 + 1, (365 * 3 + 2 * 31 + 30 + 1) * day + slip)
+        case ..<Self.september2020: return (825, 825 * day + slip)
+        default: return (398, 398 * day)
+        }
+    }
+}
