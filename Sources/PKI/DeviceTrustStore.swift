@@ -43,10 +43,10 @@ public enum Platform: String, Hashable, Sendable, CaseIterable {
     /// iOS 12: without those rules.
     case iOS12 = "ios12"
 
-    /// "iOS 13 and later", "iOS 12".
+    /// "iOS 13+", "iOS 12": how a run's settings line names it.
     public var name: String {
         switch self {
-        case .iOS13: "iOS 13 and later"
+        case .iOS13: "iOS 13+"
         case .iOS12: "iOS 12"
         }
     }

@@ -56,12 +56,12 @@ public struct RunReport: Sendable {
         return lines
     }
 
-    /// How the client's policy was set, as one line.
+    /// How the client's policy was set and on which iOS, as one line.
     public var policyDescription: String {
         let policy = scenario.client.policy
         let pinned = policy.pinnedCertificates.isEmpty ? "nothing pinned" : "pinned " + policy.pinnedCertificates.map { "'\($0)'" }.joined(separator: ", ")
         let domain = scenario.client.passesDomain ? "domain '\(scenario.server.host)'" : "domain nil"
         return "pinning mode \(policy.pinningMode), allowInvalidCertificates \(policy.allowInvalidCertificates ? "YES" : "NO"), "
-            + "validatesDomainName \(policy.validatesDomainName ? "YES" : "NO"), \(pinned), \(domain)"
+            + "validatesDomainName \(policy.validatesDomainName ? "YES" : "NO"), \(pinned), \(domain), \(scenario.client.platform.name)"
     }
 }

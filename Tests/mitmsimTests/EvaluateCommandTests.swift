@@ -94,6 +94,35 @@ struct EvaluateCommandTests {
         #expect(result.standardOutput.contains("'bank.test' is issued for bank.test, not ''"))
     }
 
+    @Test func anAttackerCAInstalledWithFullTrustAnchorsTheForgeryAndWithoutFullTrustItDoesNot() throws {
+        let forged = ["evaluate", "--chain", world.path("forged.pem"), "--domain", "bank.test"] + world.at
+        let installed = try CommandLine.run(forged + ["--installed", world.path("attacker-ca.pem")])
+        #expect(installed.status == 0)
+        #expect(installed.standardOutput.contains("ending at 'Attacker CA', a root the user installed and fully trusted"))
+
+        let withoutFullTrust = try CommandLine.run(forged + ["--installed-without-full-trust", world.path("attacker-ca.pem")])
+        #expect(withoutFullTrust.status == 1)
+        #expect(withoutFullTrust.standardOutput.hasPrefix("NOT TRUSTED: installedWithoutFullTrust (decided at chainTrust)"))
+    }
+
+    @Test func aTenYearSelfSignedPinnedCertificateFailsOnIOS13AndPassesWithPlatformIOS12() throws {
+        let start = world.clock.addingTimeInterval(-86_400)
+        let tenYears = try CertificateFactory(now: world.clock).makeIdentity(
+            .serverLeaf(label: "bank.test", dnsNames: ["bank.test"], notBefore: start, notAfter: start.addingTimeInterval(3_650 * 86_400)))
+        let file = try world.write(tenYears.certificate.pemEncoded(), to: "ten-years.pem")
+        let arguments =
+            [
+                "evaluate", "--chain", file, "--domain", "bank.test", "--pinning-mode", "certificate", "--pin", file,
+                "--allow-invalid-certificates",
+            ] + world.at
+
+        let modern = try CommandLine.run(arguments)
+        #expect(modern.status == 1)
+        #expect(modern.standardOutput.hasPrefix("NOT TRUSTED: validityPeriodTooLong (decided at pinnedAnchors)"))
+        #expect(modern.standardOutput.contains("iOS 13 and later allow at most 825 days"))
+        #expect(try CommandLine.run(arguments + ["--platform", "ios12"]).status == 0)
+    }
+
     @Test func contradictorySettingsAreRefusedWithAFsOwnMessage() throws {
         let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--domain", "bank.test", "--allow-invalid-certificates"] + world.at)
         #expect(result.status == 1)
@@ -113,6 +142,10 @@ struct EvaluateBadInputTests {
             result.standardError.hasSuffix("\n") && result.standardError.dropLast().split(separator: "\n").count == 1,
             "\(result.standardError)", sourceLocation: sourceLocation)
         #expect(result.standardError.contains(expected), "\(result.standardError)", sourceLocation: sourceLocation)
+    }
+
+    @Test func anUnknownPlatformIsRefused() throws {
+        try expectRefused(["--chain", world.path("chain.pem"), "--platform", "ios9"], mentioning: "--platform")
     }
 
     @Test func garbagePEMIsRefused() throws {
