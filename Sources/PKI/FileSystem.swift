@@ -18,9 +18,12 @@ enum FileSystem {
     }
 
     static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        try FileWriter.write([FileWriter.File(name, bytes, permissions: permissions)], into: directory.isEmpty ? "." : directory)
+        // Split by hand: Foundation's `deletingLastPathComponent` traps on a one-character name.
+        guard let slash = path.lastIndex(of: "/") else {
+            return try FileWriter.write([FileWriter.File(path, bytes, permissions: permissions)], into: ".")
+        }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        try FileWriter.write([FileWriter.File(String(path[path.index(after: slash)...]), bytes, permissions: permissions)], into: directory)
     }
 }
 
@@ -52,14 +55,15 @@ public enum FileWriter {
 
     /// Creates `path` and its missing parents with mode 0755, whatever the umask; existing directories are left as they are.
     public static func createDirectory(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
-        let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty, parent != path { try createDirectory(parent) }
-        if mkdir(path, 0o755) == 0 {
-            guard chmod(path, 0o755) == 0 else { throw PKIError.cannotWrite(path: path, reason: reason()) }
-        } else if errno != EEXIST {
-            throw PKIError.cannotWrite(path: path, reason: "cannot create the directory: " + reason())
+        var prefix = ""
+        for (index, component) in path.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
+            prefix += (index == 0 ? "" : "/") + component
+            guard !component.isEmpty, component != ".", component != ".." else { continue }
+            if mkdir(prefix, 0o755) == 0 {
+                guard chmod(prefix, 0o755) == 0 else { throw PKIError.cannotWrite(path: prefix, reason: reason()) }
+            } else if errno != EEXIST {
+                throw PKIError.cannotWrite(path: path, reason: "cannot create the directory: " + reason())
+            }
         }
     }
 

@@ -10,14 +10,17 @@ struct PKIExportCommandTests {
     }
 
     @Test func underUmask000KeysAre0600TheOtherFiles0644AndTheDirectoriesItCreates0755() throws {
-        let parent = temporaryDirectory()
-        let directory = parent + "/export"
-        defer { try? FileManager.default.removeItem(atPath: parent) }
-        let script = "umask 000; exec \"$0\" pki export 24-two-way-tls --out \"$1\" --scenarios \"$2\""
+        let base = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        // A relative path of one-letter names, as a user types it: "e" is made on the way to "e/x".
+        let script = "umask 000; exec \"$0\" pki export 24-two-way-tls --out e/x --scenarios \"$1\""
         let result = try CommandLine.run(
-            ["-c", script, CommandLine.binary.path, directory, ScenarioCommandTests.scenarios], binary: URL(fileURLWithPath: "/bin/sh"))
+            ["-c", script, CommandLine.binary.path, ScenarioCommandTests.scenarios], binary: URL(fileURLWithPath: "/bin/sh"),
+            currentDirectory: URL(fileURLWithPath: base))
         #expect(result.status == 0, "\(result.standardError)")
 
+        let directory = base + "/e/x"
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(files.contains("pins.txt") && files.contains("client.p12") && files.contains("client.key"))
         for file in files {
@@ -25,7 +28,7 @@ struct PKIExportCommandTests {
             #expect(try mode(directory + "/" + file) == (secret ? 0o600 : 0o644), "\(file)")
         }
         #expect(try mode(directory) == 0o755)
-        #expect(try mode(parent) == 0o755)
+        #expect(try mode(base + "/e") == 0o755)
     }
 
     @Test func anExportThatCannotWriteOneFileExitsWith2InOneLineAndLeavesThePreviousExportAsItWas() throws {
