@@ -7,13 +7,17 @@ public enum TerminalError: Error, CustomStringConvertible, Equatable, Sendable {
     case notATerminal
     /// ncurses refused the terminal, usually because TERM is unset or has no terminfo entry.
     case cannotInitialise(term: String)
+    /// TERM names a terminal that cannot move its cursor (`dumb`, a printing terminal): the screen would stay blank.
+    case cannotDraw(term: String)
 
     public var description: String {
         switch self {
         case .notATerminal:
             return "the console needs a terminal: standard input and standard output must both be a terminal"
         case .cannotInitialise(let term):
-            return "cannot initialise the terminal (TERM=\(term.isEmpty ? "unset" : term))"
+            return term.isEmpty ? "cannot initialise the terminal: TERM is not set" : "cannot initialise the terminal (TERM=\(term))"
+        case .cannotDraw(let term):
+            return "the terminal (TERM=\(term)) cannot move its cursor, so the console cannot draw on it"
         }
     }
 }
@@ -52,6 +56,13 @@ public final class Terminal {
             throw TerminalError.cannotInitialise(term: term)
         }
         set_term(screen)
+        // Without cursor addressing nothing the console draws reaches the screen, and it would wait for keys on a blank one.
+        guard let cursorAddress = tigetstr("cup"), Int(bitPattern: cursorAddress) != -1 else {
+            endwin()
+            delscreen(screen)
+            Restoration.uninstall()
+            throw TerminalError.cannotDraw(term: term)
+        }
         Restoration.activate()
 
         cbreak()

@@ -32,9 +32,14 @@ extension Certificate {
         try FileSystem.writeAtomically(isDER ? der : pemEncoded(), to: path, permissions: 0o644)
     }
 
-    /// Writes several certificates as one PEM bundle, in order (a server chain, a trust store).
+    /// Several certificates as one PEM bundle, in order (a server chain, a trust store).
+    public static func pemBundle(_ certificates: [Certificate]) throws -> [UInt8] {
+        try certificates.flatMap { try $0.pemEncoded() }
+    }
+
+    /// Writes `pemBundle(certificates)`.
     public static func writeBundle(_ certificates: [Certificate], to path: String) throws {
-        try FileSystem.writeAtomically(certificates.flatMap { try $0.pemEncoded() }, to: path, permissions: 0o644)
+        try FileSystem.writeAtomically(pemBundle(certificates), to: path, permissions: 0o644)
     }
 
     // MARK: - Parsing

@@ -109,10 +109,10 @@ public final class Lab: Sendable {
             "# \($0.offset + 1). \($0.element.title)\n# like \($0.element.policy); expect \($0.element.expected)\n\($0.element.line)\n"
         }
         do {
-            try Data(listing.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: commandsFile), options: .atomic)
+            try FileWriter.write([FileWriter.File("commands.txt", Array(listing.joined(separator: "\n").utf8), permissions: 0o644)], into: directory)
         } catch {
             stop()
-            throw PKIError.cannotWrite(path: commandsFile, reason: "\(error.localizedDescription)")
+            throw error
         }
     }
 

@@ -21,11 +21,7 @@ final class LabDirectoryLock: Sendable {
 
     /// Creates `directory` if needed and takes its lock, or throws `Busy` at once (it never waits).
     init(_ directory: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw PKIError.cannotWrite(path: directory, reason: "cannot create the directory")
-        }
+        try FileWriter.createDirectory(directory)
         let path = directory + "/.mitmsim-lab.lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw PKIError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }

@@ -22,7 +22,12 @@ extension MitmSim {
             do {
                 try ConsoleApp.run(state)
             } catch let error as TerminalError {
-                throw BadInput("\(error)")
+                guard error != .notATerminal else { throw BadInput("\(error)") }
+                // TERM is the trouble: the same lesson still reads as plain text.
+                let instead =
+                    scenario.map { "`mitmsim run \($0)` shows this lesson as text" }
+                    ?? "`mitmsim run LESSON` shows a lesson as text (`mitmsim list` names them)"
+                throw BadInput("\(error); \(instead) instead")
             }
         }
     }

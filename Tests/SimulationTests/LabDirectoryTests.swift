@@ -18,8 +18,12 @@ import Testing
         return try body(lab)
     }
 
+    /// Every file in `directory` with its bytes (subdirectories left out).
     func contents(_ directory: String) throws -> [String: Data] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { name in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
         return Dictionary(uniqueKeysWithValues: try names.map { ($0, try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))) })
     }
 
@@ -103,5 +107,21 @@ import Testing
             let kept = try pin(directory, Lab.attackerCAID)
             #expect(kept == installed)
         }
+    }
+
+    @Test func aLabThatCannotWriteOneOfItsFilesRefusesInOneLineAndLeavesThePreviousLabsFilesAsTheyWere() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try withLab(directory) { _ in }
+        try FileManager.default.removeItem(atPath: directory + "/pins.txt")
+        try FileManager.default.createDirectory(atPath: directory + "/pins.txt/kept", withIntermediateDirectories: true)
+        let previous = try contents(directory)
+
+        // --fresh: every certificate and key would be new, so a half-written directory would show.
+        let refusal = #expect(throws: (any Error).self) { try withLab(directory, fresh: true) { _ in } }
+        #expect("\(refusal.map { "\($0)" } ?? "")" == "\(directory)/pins.txt: cannot be written (it is a directory)")
+        #expect(try contents(directory) == previous)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/pins.txt") == ["kept"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(".") } == [".mitmsim-lab.lock"], "nothing staged is left")
     }
 }

@@ -96,6 +96,21 @@ struct ConsoleEndToEndTests {
         try tmux.quit()
     }
 
+    @Test(
+        "A terminal the console cannot draw on is refused in one line with status 2, pointing at mitmsim run",
+        arguments: [("dumb", "the terminal (TERM=dumb) cannot move its cursor"), ("no-such-terminal", "(TERM=no-such-terminal)"), ("", "TERM is not set")])
+    func unusableTerminalIsRefused(term: String, reason: String) throws {
+        let tmux = try TmuxSession(columns: 200, rows: 10, arguments: ["03-installed-attacker-ca"], environment: ["TERM=\(term)"])
+        defer { tmux.kill() }
+
+        let screen = try tmux.waitFor("the program ending") { $0.contains("EXIT=") }
+        let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(lines.count == 2, "one line, then the status; the screen was:\n\(screen)")
+        #expect(lines.first?.hasPrefix("mitmsim: ") == true && lines.first?.contains(reason) == true, "\(screen)")
+        #expect(lines.first?.hasSuffix("`mitmsim run 03-installed-attacker-ca` shows this lesson as text instead") == true, "\(screen)")
+        #expect(lines.last == "EXIT=2")
+    }
+
     @Test("^C ends the program with a failure status and leaves a usable shell")
     func controlCRestoresTheTerminal() throws {
         let tmux = try TmuxSession(columns: 100, rows: 30, arguments: ["03-installed-attacker-ca"], interactiveShellAfterwards: true)

@@ -1,14 +1,21 @@
 import Foundation
 import Testing
 
-/// `mitmsim lab` on a directory another running lab holds: one line, exit 2, and the first lab goes on.
+/// `mitmsim lab` on a directory another running lab holds: one line, exit 2, and the first lab goes on; and the
+/// modes of the files it writes there.
 struct LabDirectoryCommandTests {
-    /// Starts `mitmsim lab --dir directory` writing to `output`, and waits until it handles ^C.
-    func startLab(_ directory: String, output: String) throws -> (process: Process, printed: String) {
+    /// Starts `mitmsim lab --dir directory` writing to `output` (under `umask` when given), and waits until it handles ^C.
+    func startLab(_ directory: String, output: String, umask: String? = nil) throws -> (process: Process, printed: String) {
         #expect(FileManager.default.createFile(atPath: output, contents: nil))
         let process = Process()
-        process.executableURL = CommandLine.binary
-        process.arguments = ["lab", "--dir", directory]
+        if let umask {
+            // exec: the lab is the shell's own process, so interrupting it interrupts the lab.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(umask); exec \"$0\" lab --dir \"$1\"", CommandLine.binary.path, directory]
+        } else {
+            process.executableURL = CommandLine.binary
+            process.arguments = ["lab", "--dir", directory]
+        }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = process.standardOutput
         process.standardInput = FileHandle.nullDevice
@@ -47,5 +54,35 @@ struct LabDirectoryCommandTests {
         #expect(third.printed.contains("PKI: reused the PKI in \(directory): the same CA and pins as before."))
         third.process.interrupt()
         third.process.waitUntilExit()
+    }
+
+    @Test func underUmask000TheCommandsToPasteAndThePinsAreWritableOnlyByTheirOwnerAndTheKeysPrivate() throws {
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-modes-\(UUID().uuidString)"
+        let output = NSTemporaryDirectory() + "mitmsim-lab-modes-\(UUID().uuidString).txt"
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        let lab = try startLab(directory, output: output, umask: "000")
+        defer { if lab.process.isRunning { lab.process.terminate() } }
+        #expect(lab.printed.contains("^C stops the lab."), "\(lab.printed)")
+
+        func mode(_ name: String) throws -> Int? {
+            (try FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.posixPermissions] as? NSNumber)?.intValue
+        }
+        #expect(try mode("commands.txt") == 0o644)
+        #expect(try mode("pins.txt") == 0o644)
+        #expect(try mode("") == 0o755)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        for file in files where file.hasSuffix(".pem") || file.hasSuffix(".cer") {
+            #expect(try mode(file) == 0o644, "\(file)")
+        }
+        let keys = files.filter { $0.hasSuffix(".key") }
+        #expect(keys.contains("lab-attacker-ca.key"))
+        for key in keys {
+            #expect(try mode(key) == 0o600, "\(key)")
+        }
+        lab.process.interrupt()
+        lab.process.waitUntilExit()
     }
 }
