@@ -81,18 +81,21 @@ extension Canvas {
         let from = lanes[event.actor] ?? 0
         guard let peer = event.peer, let to = lanes[peer], to != from else {
             screen.put("●", row: row, column: from, style: event.style)
+            // Each label is held to its side of the lane: escaping makes a label with control characters longer.
             for (offset, line) in lines.enumerated() {
                 let column = event.actor == .origin ? from - 2 - line.count : from + 2
-                screen.put(line, row: row + offset, column: column, style: event.style)
+                screen.put(line, row: row + offset, column: column, style: event.style, width: event.actor == .origin ? from - 1 - column : nil)
             }
             return
         }
         let (low, high) = (min(from, to), max(from, to))
-        for (offset, line) in lines.dropLast().enumerated() { screen.put(line, row: row + offset, column: low + 3, style: event.style) }
+        for (offset, line) in lines.dropLast().enumerated() {
+            screen.put(line, row: row + offset, column: low + 3, style: event.style, width: high - low - 4)
+        }
         let arrowRow = row + lines.count - 1
         let shaft = String(repeating: "─", count: high - low - 1)
         screen.put(shaft, row: arrowRow, column: low + 1, style: event.style)
         screen.put(to > from ? "▶" : "◀", row: arrowRow, column: to > from ? high - 1 : low + 1, style: event.style)
-        screen.put(" \(lines.last ?? "") ", row: arrowRow, column: low + 2, style: event.style)
+        screen.put(" \(lines.last ?? "") ", row: arrowRow, column: low + 2, style: event.style, width: high - low - 3)
     }
 }

@@ -59,12 +59,11 @@ extension Canvas {
         return lines
     }
 
-    /// Puts a styled line from (`row`, `column`).
+    /// Puts a styled line from (`row`, `column`); a control character takes the columns of its escape.
     mutating func put(_ line: StyledLine, row: Int, column: Int) {
         var column = column
         for (character, style) in line {
-            screen.put(String(character), row: row, column: column, style: style)
-            column += ScreenBuffer.columns(character)
+            column = screen.put(String(character), row: row, column: column, style: style)
         }
     }
 }

@@ -38,7 +38,7 @@ struct Canvas {
         // The title yields to the score: cut, with an ellipsis, a column short of it.
         let room = width - score.count - (score.isEmpty ? 0 : 1)
         let full = " mitmsim  " + title
-        screen.put(full.count > room ? String(full.prefix(room - 1)) + "…" : full, row: 0, column: 0, style: .title)
+        screen.put(full.count > room ? String(full.prefix(room - 1)) + "…" : full, row: 0, column: 0, style: .title, width: room)
         screen.put(score, row: 0, column: width - score.count, style: .title)
     }
 
@@ -226,8 +226,7 @@ struct Canvas {
         let accepted = report.trusted
         var column = 0
         func put(_ text: String, _ style: Style) {
-            screen.put(text, row: row, column: column, style: style)
-            column += text.count
+            column = screen.put(text, row: row, column: column, style: style)
         }
         put(" \(report.verdict) ", accepted ? .accepted : .rejected)
         put(" ", .normal)

@@ -1,3 +1,5 @@
+import Simulation
+
 /// A screen drawn in memory: rows of styled cells. `render` fills one; only `Terminal` puts it on a tty.
 ///
 /// Tests read `text` (and `style(at:)`), so what a person would see is checked without a terminal.
@@ -17,19 +19,23 @@ public struct ScreenBuffer: Equatable, Sendable {
         rows = Array(repeating: Array(repeating: Cell(character: " ", style: .normal), count: width), count: height)
     }
 
-    /// Writes `text` from (`row`, `column`), clipped to `width` columns and to the screen.
+    /// Writes `text` from (`row`, `column`), clipped to `width` columns and to the screen; returns the column
+    /// after the last character written. Every string the console shows passes here, so here it is escaped as
+    /// one line: no control character from a lesson, a certificate or a network client reaches a cell.
     /// Wide characters take two columns; the second holds a placeholder the terminal skips.
-    public mutating func put(_ text: String, row: Int, column: Int, style: Style = .normal, width limit: Int? = nil) {
-        guard row >= 0, row < height else { return }
+    @discardableResult
+    public mutating func put(_ text: String, row: Int, column: Int, style: Style = .normal, width limit: Int? = nil) -> Int {
+        guard row >= 0, row < height else { return column }
         var column = max(0, column)
         let end = min(self.width, limit.map { column + $0 } ?? self.width)
-        for character in text {
+        for character in TerminalText.escaped(text) {
             let span = Self.columns(character)
             guard column + span <= end else { break }
             rows[row][column] = Cell(character: character, style: style)
             if span == 2 { rows[row][column + 1] = Cell(character: Self.continuation, style: style) }
             column += span
         }
+        return column
     }
 
     /// Paints `style` over a span without changing the characters (a highlighted row).

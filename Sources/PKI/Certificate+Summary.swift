@@ -19,6 +19,8 @@ extension Certificate {
             ("SHA-256", sha256FingerprintText),
             ("SPKI pin", publicKeyPin),
         ]
-        return (["'\(label)'"] + rows.map { "  " + $0.0.padding(toLength: 9, withPad: " ", startingAt: 0) + $0.1 }).joined(separator: "\n")
+        // The label, names and subject come from the file, so each row is escaped as one line.
+        return (["'\(label)'"] + rows.map { "  " + $0.0.padding(toLength: 9, withPad: " ", startingAt: 0) + $0.1 }).map { TerminalText.escaped($0) }
+            .joined(separator: "\n")
     }
 }

@@ -8,9 +8,10 @@ extension PolicyEvaluation {
         return (rejection.map { "NOT TRUSTED: \($0.code)" } ?? "TRUSTED") + decided
     }
 
-    /// Verdict, every step, and the path: the text a learner reads.
+    /// Verdict, every step, and the path: the text a learner reads. Steps and the path name certificates by
+    /// their labels and subjects, which a certificate file chooses, so each line is escaped as one line.
     public var text: String {
-        ([verdict] + steps.map { "  \($0)" } + ["path: \(path.pathDescription)"]).joined(separator: "\n")
+        ([verdict] + steps.map { "  \($0)" } + ["path: \(path.pathDescription)"]).map { TerminalText.escaped($0) }.joined(separator: "\n")
     }
 
     /// `{"trusted", "steps": [{"check", "outcome", "detail"}], "path": [{"subject", "sha256"}], "reason"}`, keys sorted.
@@ -18,7 +19,7 @@ extension PolicyEvaluation {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and booleans cannot fail.
-        return String(decoding: try! encoder.encode(JSONReport(self)), as: UTF8.self)
+        return TerminalText.escapedJSON(String(decoding: try! encoder.encode(JSONReport(self)), as: UTF8.self))
     }
 }
 

@@ -1,4 +1,5 @@
 import LoopbackTLS
+import PKI
 import Policies
 
 // The engine's own values that front ends lay out, named here so a front end needs only `Simulation`:
@@ -10,3 +11,5 @@ public typealias NetworkEvent = LoopbackTLS.NetworkEvent
 public typealias TraceStep = Policies.TraceStep
 /// AFNetworking's pinning modes, by their names.
 public typealias SSLPinningMode = Policies.SSLPinningMode
+/// How text from outside (files, certificates, network clients) is shown on a terminal, escaped one way everywhere.
+public typealias TerminalText = PKI.TerminalText

@@ -10,7 +10,7 @@ extension Matrix {
     public var text: String {
         let width = max(12, columns.map(\.rawValue.count).max() ?? 0)
         func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-        var lines = ["Policy × attack for the world of '\(scenarioID)'."] + legend + [""]
+        var lines = [TerminalText.escaped("Policy × attack for the world of '\(scenarioID)'.")] + legend + [""]
         lines.append("policy".padding(toLength: 38, withPad: " ", startingAt: 0) + columns.map { pad($0.rawValue) }.joined(separator: " "))
         for policy in policies {
             lines.append(
@@ -79,6 +79,6 @@ extension Matrix {
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try! encoder.encode(document), as: UTF8.self)  // strings and booleans: cannot fail
+        return TerminalText.escapedJSON(String(decoding: try! encoder.encode(document), as: UTF8.self))  // strings and booleans: cannot fail
     }
 }

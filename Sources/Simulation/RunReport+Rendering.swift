@@ -6,10 +6,12 @@ extension RunReport {
     /// What every renderer says when the handshake ended before the policy ran.
     public static let noChainJudged = "The client never saw a chain to judge."
 
-    /// The lesson view: the lesson, every event, every policy step, the verdict and the expectations.
+    /// The lesson view: the lesson, every event, every policy step, the verdict and the expectations. Each line
+    /// quotes the file or the wire (names, labels, what the attacker read), so each is escaped as one line; the
+    /// lesson keeps its paragraphs.
     public var text: String {
-        var lines = ["\(scenario.id): \(scenario.title)", "group: \(scenario.group)", "", scenario.lesson.text, ""]
-        lines.append("Network, in order (each party reports what it sent):")
+        let heading = ["\(scenario.id): \(scenario.title)", "group: \(scenario.group)"]
+        var lines = ["Network, in order (each party reports what it sent):"]
         lines += events.map { "  \($0)" }
         lines.append("")
         lines.append("AFSecurityPolicy: \(policyDescription)")
@@ -17,7 +19,8 @@ extension RunReport {
         lines.append("")
         lines.append("Verdict: \(verdict). " + outcome.joined(separator: " "))
         lines.append(expectationLine)
-        return lines.joined(separator: "\n") + "\n"
+        let lesson = TerminalText.escaped(scenario.lesson.text, keepingLineBreaks: true)
+        return (heading.map { TerminalText.escaped($0) } + ["", lesson, ""] + lines.map { TerminalText.escaped($0) }).joined(separator: "\n") + "\n"
     }
 
     var expectationLine: String {
@@ -26,23 +29,28 @@ extension RunReport {
         return "Expectations NOT met: " + failed.map { "\($0.name) expected \($0.expected), got \($0.actual)" }.joined(separator: "; ") + "."
     }
 
-    /// A handout: the lesson, a table of what crossed the wire, the decision, the verdict.
+    /// A handout: the lesson, a table of what crossed the wire, the decision, the verdict. Escaped for a terminal
+    /// as `text` is, each field before the table's own `\|`, so the escaping never doubles the table's backslashes.
     public var markdown: String {
+        func field(_ text: String) -> String { TerminalText.escaped(text) }
         var lines = [
-            "# \(scenario.title)", "", "*\(scenario.group)* · `\(scenario.id)`", "", scenario.lesson.text, "",
+            "# \(field(scenario.title))", "", "*\(field(scenario.group))* · `\(field(scenario.id))`", "",
+            TerminalText.escaped(scenario.lesson.text, keepingLineBreaks: true), "",
         ]
         lines += ["## What crossed the wire", "", "| # | from | to | what |", "|---|---|---|---|"]
         for (index, event) in events.enumerated() {
             lines.append(
-                "| \(index + 1) | \(event.actor.rawValue) | \(event.peer?.rawValue ?? "") | \(event.text.replacingOccurrences(of: "|", with: "\\|")) |")
+                "| \(index + 1) | \(event.actor.rawValue) | \(event.peer?.rawValue ?? "") | \(field(event.text).replacingOccurrences(of: "|", with: "\\|")) |")
         }
-        lines += ["", "## How the app decided", "", "AFSecurityPolicy with \(policyDescription).", ""]
+        lines += ["", "## How the app decided", "", "AFSecurityPolicy with \(field(policyDescription)).", ""]
         lines +=
             evaluation.map {
-                $0.steps.enumerated().map { "\($0.offset + 1). **\($0.element.outcome.rawValue)** `\($0.element.check.rawValue)`: \($0.element.detail)" }
+                $0.steps.enumerated().map {
+                    "\($0.offset + 1). **\($0.element.outcome.rawValue)** `\($0.element.check.rawValue)`: \(field($0.element.detail))"
+                }
             }
             ?? [Self.noChainJudged]
-        lines += ["", "## Verdict", "", "**\(verdict)**. " + outcome.joined(separator: " "), ""]
+        lines += ["", "## Verdict", "", "**\(verdict)**. " + field(outcome.joined(separator: " ")), ""]
         return lines.joined(separator: "\n")
     }
 
@@ -60,7 +68,7 @@ extension RunReport {
             let passed = reports.filter(\.expectationsMet).count
             data = try! encoder.encode(JSONBatch(results: reports.map(\.json), passed: passed, failed: reports.count - passed))
         }
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Benchmarks
+import PKI
 
 extension MitmSim {
     /// Benchmarks; figures go in issue notes, never in timed test assertions.
@@ -11,7 +12,8 @@ extension MitmSim {
         /// Prints a benchmark's report; a benchmark that cannot measure is bad input (exit 2, one line).
         static func report(_ measure: () throws -> [String]) throws {
             do {
-                print(try measure().joined(separator: "\n"))
+                // A report names the lesson it measured, whose id is a file's name.
+                print(try measure().map { TerminalText.escaped($0) }.joined(separator: "\n"))
             } catch let error as BenchmarkError {
                 throw BadInput(error.description)
             }

@@ -44,30 +44,32 @@ extension MitmSim {
             do {
                 lab = try Lab(lesson, directory: dir, address: address ?? .loopback, port: port, fresh: fresh) { flow in
                     if !tui {
-                        print("[flow] \(flow)")
+                        say("[flow] \(flow)")
                         fflush(nil)
                     }
                 }
             } catch {
                 throw BadInput("\(error)")
             }
-            print(
+            say(
                 "mitmsim lab: world of '\(lesson.id)'. Bank \(lesson.server.host) on \(lab.address):\(lab.originPort); "
                     + "attacker on \(lab.address):\(lab.proxyPort) (transparent TLS, HTTP CONNECT to \(lesson.server.host) only, "
                     + "and its profile page at http://\(lab.address):\(lab.proxyPort)/). Files in \(dir)/.")
-            print("PKI: \(lab.pkiSummary).")
+            say("PKI: \(lab.pkiSummary).")
             if let address {
                 let reach = address.isLoopback ? "\(address) is a loopback address, so that is only this machine" : "that is anyone on its network"
-                print("WARNING: --listen \(address): anyone who can reach \(address) can connect to the bank and the attacker; \(reach).")
+                say("WARNING: --listen \(address): anyone who can reach \(address) can connect to the bank and the attacker; \(reach).")
             } else {
-                print("Everything listens on 127.0.0.1 only.")
+                say("Everything listens on 127.0.0.1 only.")
             }
-            print("Paste any of these in another terminal:\n")
+            say("Paste any of these in another terminal:")
+            print()
             let commands = lab.commands  // each read judges every command's chain again
             for (index, command) in commands.enumerated() {
-                print("\(index + 1). \(command.title)")
-                print("   like AFSecurityPolicy: \(command.policy); expect: \(command.expected)")
-                print("   \(command.line)\n")
+                say("\(index + 1). \(command.title)")
+                say("   like AFSecurityPolicy: \(command.policy); expect: \(command.expected)")
+                say("   \(command.line)")
+                print()
             }
             if tui {
                 fflush(nil)
@@ -81,18 +83,26 @@ extension MitmSim {
                     throw BadInput("\(error)")
                 }
                 lab.stop()
-                print("\nmitmsim lab: stopped; the files in \(dir)/ are kept.")
+                print()
+                say("mitmsim lab: stopped; the files in \(dir)/ are kept.")
                 return
             }
             let interrupt = Interrupt()
             // Only now that ^C is handled may the lab say it stops the lab.
-            print("Intercepted connections appear below. ^C stops the lab.")
+            say("Intercepted connections appear below. ^C stops the lab.")
             fflush(nil)
             interrupt.wait()
             lab.stop()
-            print("\nmitmsim lab: stopped; the files in \(dir)/ are kept.")
+            print()
+            say("mitmsim lab: stopped; the files in \(dir)/ are kept.")
         }
     }
+}
+
+/// Prints one line of the lab's log. Lines quote the lesson's file, --dir, and what network clients sent (their
+/// request lines, SNI, CONNECT hosts and User-Agents), so each is escaped as one line.
+private func say(_ line: String) {
+    print(TerminalText.escaped(line))
 }
 
 /// SIGINT and SIGTERM, from the moment this is made, stop the lab instead of killing the process.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PKI
 
 /// `mitmsim`: the command-line front end. Commands parse, call the engine and print; nothing more.
 @main
@@ -33,8 +34,9 @@ struct MitmSim: ParsableCommand {
         }
     }
 
+    /// Messages quote what was given (values from files, file names, options), so the one line is escaped.
     private static func fail(_ message: String) -> Never {
-        let line = message.split(separator: "\n").joined(separator: " ")
+        let line = TerminalText.escaped(message.split(separator: "\n").joined(separator: " "))
         FileHandle.standardError.write(Data("mitmsim: \(line)\n".utf8))
         Foundation.exit(2)
     }

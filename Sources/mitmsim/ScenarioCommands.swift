@@ -43,15 +43,17 @@ extension MitmSim {
 
         func run() throws {
             let catalog = try options.loadAll()
-            print("\(catalog.count) \(catalog.count == 1 ? "lesson" : "lessons") from \(options.scenarios)")
-            let width = catalog.map(\.id.count).max() ?? 0
+            print(TerminalText.escaped("\(catalog.count) \(catalog.count == 1 ? "lesson" : "lessons") from \(options.scenarios)"))
+            // Ids are file names, titles and groups the files' words: escaped before the ids are padded into a column.
+            let ids = catalog.map { TerminalText.escaped($0.id) }
+            let width = ids.map(\.count).max() ?? 0
             var group = ""
-            for scenario in catalog {
+            for (scenario, id) in zip(catalog, ids) {
                 if scenario.group != group {
                     group = scenario.group
-                    print(group)
+                    print(TerminalText.escaped(group))
                 }
-                print("  " + scenario.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + scenario.title)
+                print("  " + id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + TerminalText.escaped(scenario.title))
             }
         }
     }
@@ -101,7 +103,8 @@ extension MitmSim {
             let failed = reports.filter { !$0.expectationsMet }
             if reports.count > 1, format == .text { print("\(reports.count - failed.count) passed, \(failed.count) failed") }
             if !failed.isEmpty {
-                FileHandle.standardError.write(Data("mitmsim: expectations not met in: \(failed.map(\.scenario.id).joined(separator: ", "))\n".utf8))
+                let ids = TerminalText.escaped(failed.map(\.scenario.id).joined(separator: ", "))
+                FileHandle.standardError.write(Data("mitmsim: expectations not met in: \(ids)\n".utf8))
                 throw ExitCode(1)
             }
         }
@@ -126,7 +129,7 @@ extension MitmSim {
                 let scenario = try options.load(scenario)
                 do {
                     let written = try PKIExport.write(scenario, to: out)
-                    print(written.joined(separator: "\n"))
+                    print(written.map { TerminalText.escaped($0) }.joined(separator: "\n"))
                 } catch let error as PKIError {
                     throw BadInput("\(error)")
                 }

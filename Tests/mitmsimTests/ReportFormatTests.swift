@@ -1,4 +1,6 @@
 import Foundation
+import PKI
+import TestSupport
 import Testing
 
 /// `run --format markdown` and `matrix --format csv|markdown` as a teacher pastes them into a handout: each
@@ -115,5 +117,146 @@ struct ReportFormatTests {
             verdicts[key, default: [:]][try #require(cell["attack"] as? String)] = trusted ? (leaked ? "LEAKED" : "accepted") : "rejected"
         }
         return verdicts.mapValues { symbols in Self.attacks.map { symbols[$0] ?? "missing" } }
+    }
+}
+
+/// Text from a shared lesson pack, a certificate file or a network client reaches the terminal with every control
+/// character escaped, in every format and on both streams: none can retitle, clear or recolour the reader's terminal.
+@Suite(.serialized) struct HostileTextOnTheCommandLineTests {
+    func expectNothingSteers(_ result: CommandLine.Result, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(HostileText.steering(result.standardOutput).isEmpty, "\(result.standardOutput.debugDescription)", sourceLocation: sourceLocation)
+        #expect(HostileText.steering(result.standardError).isEmpty, "\(result.standardError.debugDescription)", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: [["list"], ["run", HostileText.lessonID], ["run", "--all", "--format", "markdown"], ["run", "--all", "--format", "json"]])
+    func aHostileLessonIsListedAndRunWithItsControlCharactersEscaped(_ arguments: [String]) throws {
+        let directory = try HostileText.writeLesson()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CommandLine.run(arguments + ["--scenarios", directory])
+        #expect(result.status == 0, "\(result.standardError)")
+        expectNothingSteers(result)
+        if arguments.contains("json") {
+            #expect(result.json["title"] as? String == HostileText.title, "JSON escapes by its own rules, so the title reads back byte for byte")
+        } else {
+            #expect(result.standardOutput.contains(HostileText.shownTitle))
+        }
+    }
+
+    @Test func aHostileLessonAsMarkdownKeepsItsParagraphs() throws {
+        let directory = try HostileText.writeLesson()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lines = try CommandLine.run(["run", "--all", "--format", "markdown", "--scenarios", directory]).standardOutput.components(separatedBy: "\n")
+        let question = try #require(lines.firstIndex(of: "Will the app accept the forged chain?"))
+        #expect(lines[question - 1] == "")
+        #expect(lines[question - 2] == #"Alice installed a profile. \e]0;pwned\a Her app keeps the default policy."#)
+    }
+
+    @Test func whereACommandNamesTheLessonOrItsCertificatesItEscapesThem() throws {
+        let directory = try HostileText.writeLesson()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let export = try CommandLine.run(["pki", "export", HostileText.lessonID, "--out", directory + "/export", "--scenarios", directory])
+        #expect(export.status == 0, "\(export.standardError)")
+        expectNothingSteers(export)
+        #expect(export.standardOutput.contains(#"/export/attacker\e[1m-ca.pem"#), "\(export.standardOutput)")
+        let bench = try CommandLine.run(["bench", "console", "--presses", "1", "--scenarios", directory])
+        expectNothingSteers(bench)
+        #expect(bench.standardOutput.contains(#"lesson '99-hostile\e[2J'"#), "\(bench.standardOutput)")
+
+        let failing = HostileText.lesson.replacingOccurrences(of: "  trusted: true", with: "  trusted: false")
+        try Data(failing.utf8).write(to: URL(fileURLWithPath: "\(directory)/\(HostileText.lessonID).yaml"))
+        let run = try CommandLine.run(["run", "--all", "--scenarios", directory])
+        #expect(run.status == 1)
+        expectNothingSteers(run)
+        #expect(run.standardError == #"mitmsim: expectations not met in: 99-hostile\e[2J"# + "\n")
+    }
+
+    @Test func aCertificateWhoseNamesCarryControlCharactersIsEvaluatedWithThemEscaped() throws {
+        let world = try WorldOnDisk()
+        let factory = CertificateFactory(now: world.clock)
+        let (start, end) = (world.clock.addingTimeInterval(-86_400), world.clock.addingTimeInterval(90 * 86_400))
+        let root = try factory.makeIdentity(
+            .authority(label: "root", commonName: "Evil\u{1B}]0;pwned\u{07} Root\u{9B}2J", notBefore: start, notAfter: end))
+        let leaf = try factory.makeIdentity(
+            .serverLeaf(
+                label: "leaf", commonName: "bank.test\u{1B}[2J", organization: "Bank\r\n[pass] chainTrust: fake", dnsNames: ["bank.test"],
+                notBefore: start, notAfter: end), signedBy: root)
+        try Certificate.writeBundle([leaf.certificate], to: world.path("hostile-chain.pem"))
+        try root.certificate.write(to: world.path("hostile-root.pem"))
+        let arguments = ["evaluate", "--chain", world.path("hostile-chain.pem"), "--trust", world.path("hostile-root.pem"), "--domain", "bank.test"] + world.at
+
+        let text = try CommandLine.run(arguments)
+        #expect(text.status == 0, "\(text.standardOutput)\(text.standardError)")
+        expectNothingSteers(text)
+        #expect(text.standardOutput.contains(#"ending at 'Evil\e]0;pwned\a Root\u{9B}2J'"#), "the trace names the root by its escaped label")
+        #expect(text.standardOutput.contains(#"subject  CN=bank.test\e[2J, O=Bank\r\n[pass] chainTrust: fake"#))
+        #expect(!text.standardOutput.components(separatedBy: "\n").contains { $0.hasPrefix("[pass] chainTrust: fake") }, "a name cannot add a line")
+
+        let json = try CommandLine.run(arguments + ["--format", "json"])
+        expectNothingSteers(json)
+        let path = try #require(json.json["path"] as? [[String: Any]])
+        #expect(path.last?["subject"] as? String == "CN=Evil\u{1B}]0;pwned\u{07} Root\u{9B}2J", "JSON reads back byte for byte")
+    }
+
+    /// mitmsim's factory makes only DNS names a lesson may use; openssl writes any bytes into a SAN.
+    @Test func aSubjectAlternativeNameThatCarriesEscIsShownEscaped() throws {
+        let world = try WorldOnDisk()
+        let made = try Subprocess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", world.path("san.key"), "-out",
+                world.path("san.pem"), "-subj", "/CN=bank.test", "-addext", "subjectAltName=DNS:bank.test,DNS:evil\u{1B}[2J.test",
+            ])
+        #expect(made.status == 0, "\(made.output)")
+        let result = try CommandLine.run(["evaluate", "--chain", world.path("san.pem")])
+        expectNothingSteers(result)
+        #expect(result.standardOutput.contains(#"SAN      DNS:bank.test, DNS:evil\e[2J.test"#), "\(result.standardOutput)")
+    }
+
+    @Test func anErrorThatQuotesHostileInputIsOneEscapedLine() throws {
+        let directory = try HostileText.writeLesson()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let broken = HostileText.lesson.replacingOccurrences(of: "library: afnetworking-4", with: #"library: afnetworking-4\#n  platform: "ios\e]0;pwned\a""#)
+        try Data(broken.utf8).write(to: URL(fileURLWithPath: "\(directory)/\(HostileText.lessonID).yaml"))
+        for arguments in [["run", "--all", "--scenarios", directory], ["evaluate", "--chain", directory + "/\u{1B}]0;pwned\u{07}.pem"]] {
+            let result = try CommandLine.run(arguments)
+            #expect(result.status == 2)
+            expectNothingSteers(result)
+            #expect(result.standardError.contains(#"\e]0;pwned\a"#), "\(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1)
+        }
+    }
+
+    /// What clients send the live lab (a User-Agent, a method, a CONNECT host, an SNI) is logged escaped.
+    @Test func theLabLogsWhatHostileClientsSentWithItsControlCharactersEscaped() throws {
+        let lessons = try HostileText.writeLesson()
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-hostile-\(UUID().uuidString)"
+        let output = directory + ".txt"
+        defer {
+            for path in [lessons, directory, output] { try? FileManager.default.removeItem(atPath: path) }
+        }
+        #expect(FileManager.default.createFile(atPath: output, contents: nil))
+        let process = Process()
+        process.executableURL = CommandLine.binary
+        process.arguments = ["lab", "--dir", directory, "--scenarios", lessons]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = process.standardOutput
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        func printed() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        for _ in 0..<250 where !printed().contains("^C stops the lab.") { usleep(20_000) }
+        let port = try #require(printed().firstMatch(of: /attacker on 127\.0\.0\.1:(\d+)/)?.1)
+
+        let clients = HostileText.labClients(host: "127.0.0.1", port: String(port))
+        for client in clients { _ = try Subprocess.paste(client) }
+        for _ in 0..<250 where printed().components(separatedBy: "[flow]").count <= clients.count { usleep(20_000) }
+        process.interrupt()
+        process.waitUntilExit()
+
+        let log = printed()
+        #expect(HostileText.steering(log).isEmpty, "\(log.debugDescription)")
+        for shown in [#"'99-hostile\e[2J'"#, #"User-Agent 'curl\e]0;pwned\a'"#, #"READ POST\e[2J /login"#, #"CONNECT \e[2Jevil:443"#, #"SNI 'evil\e[2J'"#] {
+            #expect(log.contains(shown), "\(shown) in \(log)")
+        }
     }
 }
