@@ -2,10 +2,17 @@ internal import COpenSSL
 import Foundation
 
 extension Certificate {
+    /// The most bytes mitmsim reads from a certificate, key or `.p12` file: the Mozilla root store that Linux
+    /// systems ship (about 140 certificates) is about 220 KB, a server's chain a few KB.
+    public static let fileSizeLimit = 1 << 20
+    /// The most certificates one file may hold, for the same reason: parsing costs time and memory per certificate.
+    public static let fileCertificateLimit = 1_000
+
     /// Parses one or more certificates from PEM (any number of blocks) or DER (one or several concatenated).
     ///
     /// `source` names the input in errors. Every byte must belong to a certificate: a truncated or
-    /// padded DER file is an error, never a silently shorter list.
+    /// padded DER file is an error, never a silently shorter list. More than `fileCertificateLimit`
+    /// certificates is an error too.
     public static func parseAll(_ bytes: [UInt8], source: String) throws -> [Certificate] {
         guard bytes.contains(where: { !Self.isWhitespace($0) }) else { throw PKIError.empty(path: source) }
         return try OpenSSL.isolatingErrors {
@@ -18,7 +25,7 @@ extension Certificate {
 
     /// Reads every certificate in a file (PEM or DER), each labelled by its common name.
     public static func loadAll(from path: String) throws -> [Certificate] {
-        try parseAll(FileSystem.read(path), source: path)
+        try parseAll(InputFile.read(path, kind: "a certificate file"), source: path)
     }
 
     /// PEM text: one `CERTIFICATE` block.
@@ -81,6 +88,7 @@ extension Certificate {
                     throw PKIError.malformedCertificate(path: source, index: certificates.count, detail: "a PEM block holds more than one certificate")
                 }
                 certificates += parsed
+                guard certificates.count <= fileCertificateLimit else { throw PKIError.tooManyCertificates(path: source, limit: fileCertificateLimit) }
             }
         }
     }
@@ -100,6 +108,9 @@ extension Certificate {
                         detail: "DER is truncated or malformed at byte \(start)" + (details.last.map { ": \($0)" } ?? ""))
                 }
                 certificates.append(try Certificate(takingOwnership: x509))
+                guard firstIndex + certificates.count <= fileCertificateLimit else {
+                    throw PKIError.tooManyCertificates(path: source, limit: fileCertificateLimit)
+                }
             }
         }
         return certificates

@@ -1,22 +1,10 @@
 import Foundation
 
-/// File reading and atomic writing for PKI material.
+/// Atomic writing for PKI material (`InputFile` reads).
 ///
 /// Writes go through `FileWriter`: a file is written in full beside its target and renamed into place, so a
 /// reader never sees a half-written key, and every file is created with mode 0600 from the first byte.
 enum FileSystem {
-    static func read(_ path: String) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw PKIError.cannotRead(path: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw PKIError.cannotRead(path: path, reason: "it is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PKIError.cannotRead(path: path, reason: "permission denied or I/O error")
-        }
-        return [UInt8](data)
-    }
-
     static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t) throws {
         // Split by hand: Foundation's `deletingLastPathComponent` traps on a one-character name.
         guard let slash = path.lastIndex(of: "/") else {

@@ -1,6 +1,9 @@
 internal import COpenSSL
 
 extension Identity {
+    /// The most times a `.p12` file may ask for its MAC key to be derived: OpenSSL writes 2048, Java 10000.
+    public static let pkcs12IterationLimit = 100_000
+
     /// The identity as a PKCS#12 file (`.p12`), the form apps and curl load client certificates from.
     ///
     /// OpenSSL 3's defaults protect it (AES-256 and PBKDF2); `password` opens it again.
@@ -29,6 +32,15 @@ extension Identity {
             }
             guard let bundle else { throw unusable("unreadable") }
             defer { PKCS12_free(bundle) }
+            // The password is checked against the MAC before anything is decrypted, so with a MAC of bounded
+            // cost a file cannot make mitmsim derive keys for minutes unless its maker knew the password.
+            guard PKCS12_mac_present(bundle) == 1 else { throw PKIError.badPKCS12(path: source, detail: "it has no MAC to check the password with") }
+            var iterations: UnsafePointer<ASN1_INTEGER>? = nil
+            PKCS12_get0_mac(nil, nil, nil, &iterations, bundle)
+            let count = iterations.map { ASN1_INTEGER_get($0) } ?? 1
+            guard (1...Self.pkcs12IterationLimit).contains(count) else {
+                throw PKIError.badPKCS12(path: source, detail: "it asks for \(count) MAC iterations; mitmsim allows 1 to \(Self.pkcs12IterationLimit)")
+            }
             var key: OpaquePointer? = nil
             var x509: OpaquePointer? = nil
             // On failure PKCS12_parse frees and clears both itself.
@@ -46,6 +58,6 @@ extension Identity {
 
     /// Reads and opens a `.p12` file.
     public static func load(pkcs12Path path: String, password: String) throws -> Identity {
-        try Identity(pkcs12: FileSystem.read(path), password: password, source: path)
+        try Identity(pkcs12: InputFile.read(path, kind: "a .p12 file"), password: password, source: path)
     }
 }

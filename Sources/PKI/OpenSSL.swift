@@ -23,10 +23,10 @@ package enum OpenSSL {
     /// One queued error, with what `COpenSSL_ERR_restore` needs to queue it again.
     private struct QueuedError {
         let code: UInt
-        // OpenSSL's file and function names are static strings: the pointers stay valid.
-        let file: UnsafePointer<CChar>?
+        // Copies: OpenSSL 3 keeps its own copy of each string in the entry and frees it when the queue is cleared.
+        let file: String?
         let line: Int32
-        let function: UnsafePointer<CChar>?
+        let function: String?
         let data: String?
     }
 
@@ -40,8 +40,10 @@ package enum OpenSSL {
             var flags: Int32 = 0
             let code = ERR_get_error_all(&file, &line, &function, &data, &flags)
             guard code != 0 else { return taken }
-            // The data string is OpenSSL's and freed with the entry: copy it now.
-            taken.append(QueuedError(code: code, file: file, line: line, function: function, data: data.map { String(cString: $0) }))
+            taken.append(
+                QueuedError(
+                    code: code, file: file.map { String(cString: $0) }, line: line, function: function.map { String(cString: $0) },
+                    data: data.map { String(cString: $0) }))
         }
     }
 

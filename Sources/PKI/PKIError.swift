@@ -6,6 +6,7 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case empty(path: String)
+    case tooManyCertificates(path: String, limit: Int)
     case noCertificate(path: String)
     case privateKeyInsteadOfCertificate(path: String)
     case unexpectedPEMBlock(path: String, block: String, expected: String)
@@ -16,14 +17,19 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidSpec(label: String, field: String, reason: String)
     case openSSL(operation: String, details: [String])
 
-    public var description: String {
+    /// One line: messages quote what the input holds (a PEM block's name, OpenSSL's reading of it).
+    public var description: String { String(line.map { $0.isNewline ? " " : $0 }) }
+
+    private var line: String {
         switch self {
         case .cannotRead(let path, let reason):
-            return "\(path): cannot be read (\(reason))"
+            return "\(path): \(reason)"
         case .cannotWrite(let path, let reason):
             return "\(path): cannot be written (\(reason))"
         case .empty(let path):
             return "\(path): the file is empty; expected a PEM or DER certificate"
+        case .tooManyCertificates(let path, let limit):
+            return "\(path): holds more than \(limit) certificates, the most mitmsim reads from one file"
         case .noCertificate(let path):
             return "\(path): no certificate found; expected PEM (-----BEGIN CERTIFICATE-----) or DER"
         case .privateKeyInsteadOfCertificate(let path):

@@ -57,7 +57,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     public static func load(from path: String) throws -> PrivateKey {
-        try PrivateKey(pem: FileSystem.read(path), source: path)
+        try PrivateKey(pem: InputFile.read(path, kind: "a key file"), source: path)
     }
 
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), unencrypted: these are throw-away lab keys.

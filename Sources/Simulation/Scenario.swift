@@ -33,7 +33,7 @@ public struct Scenario: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        version = try container.decode(Int.self, forKey: .version)
+        version = try container.decodeValue(Int.self, forKey: .version)
         guard version == 3 else {
             let trust =
                 "replace `trustedByDevice: true` with `deviceTrust: system` (a root built into iOS) or `deviceTrust: userInstalled` "
@@ -48,9 +48,9 @@ public struct Scenario: Sendable, Decodable {
                 }
             throw DecodingError.dataCorruptedError(forKey: .version, in: container, debugDescription: reason)
         }
-        title = try container.decode(String.self, forKey: .title)
-        group = try container.decode(String.self, forKey: .group)
-        summary = try container.decode(String.self, forKey: .summary)
+        title = try container.decodeValue(String.self, forKey: .title)
+        group = try container.decodeValue(String.self, forKey: .group)
+        summary = try container.decodeValue(String.self, forKey: .summary)
         lesson = try container.decode(Lesson.self, forKey: .lesson)
         clock = try container.decodeTime(forKey: .clock)
         world = try container.decode(WorldSpec.self, forKey: .world)
@@ -78,8 +78,8 @@ public struct Lesson: Sendable, Decodable, Equatable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        story = try container.decode(String.self, forKey: .story)
-        reveal = try container.decode(String.self, forKey: .reveal)
+        story = try container.decodeValue(String.self, forKey: .story)
+        reveal = try container.decodeValue(String.self, forKey: .reveal)
     }
 }
 
@@ -131,10 +131,14 @@ public struct AuthoritySpec: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        name = try container.decodeIfPresent(String.self, forKey: .name) ?? id
-        issuer = try container.decodeIfPresent(String.self, forKey: .issuer)
-        pathLength = try container.decodeIfPresent(Int.self, forKey: .pathLength)
+        id = try container.decodeValue(String.self, forKey: .id)
+        name = try container.decodeValueIfPresent(String.self, forKey: .name) ?? id
+        issuer = try container.decodeValueIfPresent(String.self, forKey: .issuer)
+        pathLength = try container.decodeValueIfPresent(Int.self, forKey: .pathLength)
+        if let pathLength, pathLength < 0 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .pathLength, in: container, debugDescription: "expected 0 or more (how many CAs may follow below this one), found \(pathLength)")
+        }
         deviceTrust = try container.contains(.deviceTrust) ? container.decodeChoice(DeviceTrust.choices, forKey: .deviceTrust) : nil
         keyType = try container.contains(.keyType) ? container.decodeChoice(KeyType.choices, forKey: .keyType) : .p256
         notBefore = try container.decodeTimeIfPresent(forKey: .notBefore)
@@ -209,17 +213,17 @@ public struct LeafSpec: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        issuer = try container.decode(String.self, forKey: .issuer)
-        commonName = try container.decodeIfPresent(String.self, forKey: .commonName)
-        organization = try container.decodeIfPresent(String.self, forKey: .organization)
-        dnsNames = try container.decodeIfPresent([String].self, forKey: .dnsNames) ?? []
-        ipAddresses = try container.decodeIfPresent([String].self, forKey: .ipAddresses) ?? []
+        id = try container.decodeValue(String.self, forKey: .id)
+        issuer = try container.decodeValue(String.self, forKey: .issuer)
+        commonName = try container.decodeValueIfPresent(String.self, forKey: .commonName)
+        organization = try container.decodeValueIfPresent(String.self, forKey: .organization)
+        dnsNames = try container.decodeStrings(forKey: .dnsNames)
+        ipAddresses = try container.decodeStrings(forKey: .ipAddresses)
         notBefore = try container.decodeTimeIfPresent(forKey: .notBefore)
         notAfter = try container.decodeTimeIfPresent(forKey: .notAfter)
         keyType = try container.contains(.keyType) ? container.decodeChoice(KeyType.choices, forKey: .keyType) : .p256
-        keyOf = try container.decodeIfPresent(String.self, forKey: .keyOf)
-        extensions = try container.decodeIfPresent(Bool.self, forKey: .extensions) ?? true
+        keyOf = try container.decodeValueIfPresent(String.self, forKey: .keyOf)
+        extensions = try container.decodeValueIfPresent(Bool.self, forKey: .extensions) ?? true
     }
 }
 
@@ -234,10 +238,10 @@ public struct ClientIdentitySpec: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        issuer = try container.decode(String.self, forKey: .issuer)
-        name = try container.decodeIfPresent(String.self, forKey: .name) ?? id
-        password = try container.decode(String.self, forKey: .password)
+        id = try container.decodeValue(String.self, forKey: .id)
+        issuer = try container.decodeValue(String.self, forKey: .issuer)
+        name = try container.decodeValueIfPresent(String.self, forKey: .name) ?? id
+        password = try container.decodeValue(String.self, forKey: .password)
     }
 }
 
@@ -255,14 +259,14 @@ public struct ServerSpec: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        host = try container.decode(String.self, forKey: .host)
-        leaf = try container.decode(String.self, forKey: .leaf)
-        chain = try container.decodeIfPresent([String].self, forKey: .chain) ?? []
+        host = try container.decodeValue(String.self, forKey: .host)
+        leaf = try container.decodeValue(String.self, forKey: .leaf)
+        chain = try container.decodeStrings(forKey: .chain)
         versions =
             try container.contains(.tlsVersion)
             ? container.decodeChoice(["1.2": .tls12 ... .tls12, "1.3": .tls13 ... .tls13, "any": .tls12 ... .tls13], forKey: .tlsVersion)
             : .tls12 ... .tls13
-        requireClientCertificate = try container.decodeIfPresent(Bool.self, forKey: .requireClientCertificate) ?? false
+        requireClientCertificate = try container.decodeValueIfPresent(Bool.self, forKey: .requireClientCertificate) ?? false
     }
 }
 
@@ -292,9 +296,9 @@ public struct AttackSpec: Sendable, Decodable, Equatable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         attack = try container.decodeChoice(Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0.rawValue, $0) }), forKey: .attack)
-        authority = try container.decodeIfPresent(String.self, forKey: .authority)
-        leaf = try container.decodeIfPresent(String.self, forKey: .leaf)
-        chain = try container.decodeIfPresent([String].self, forKey: .chain) ?? []
+        authority = try container.decodeValueIfPresent(String.self, forKey: .authority)
+        leaf = try container.decodeValueIfPresent(String.self, forKey: .leaf)
+        chain = try container.decodeStrings(forKey: .chain)
     }
 }
 
@@ -346,9 +350,9 @@ public struct PolicySpec: Sendable, Decodable {
             try container.contains(.pinningMode)
             ? container.decodeChoice(Dictionary(uniqueKeysWithValues: SSLPinningMode.allCases.map { ($0.rawValue, $0) }), forKey: .pinningMode)
             : .none
-        allowInvalidCertificates = try container.decodeIfPresent(Bool.self, forKey: .allowInvalidCertificates) ?? false
-        validatesDomainName = try container.decodeIfPresent(Bool.self, forKey: .validatesDomainName) ?? true
-        pinnedCertificates = try container.decodeIfPresent([String].self, forKey: .pinnedCertificates) ?? []
+        allowInvalidCertificates = try container.decodeValueIfPresent(Bool.self, forKey: .allowInvalidCertificates) ?? false
+        validatesDomainName = try container.decodeValueIfPresent(Bool.self, forKey: .validatesDomainName) ?? true
+        pinnedCertificates = try container.decodeStrings(forKey: .pinnedCertificates)
     }
 }
 
@@ -365,10 +369,10 @@ public struct RequestSpec: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        method = try container.decodeIfPresent(String.self, forKey: .method) ?? method
-        path = try container.decodeIfPresent(String.self, forKey: .path) ?? path
-        body = try container.decodeIfPresent(String.self, forKey: .body) ?? body
-        secret = try container.decodeIfPresent(String.self, forKey: .secret) ?? secret
+        method = try container.decodeValueIfPresent(String.self, forKey: .method) ?? method
+        path = try container.decodeValueIfPresent(String.self, forKey: .path) ?? path
+        body = try container.decodeValueIfPresent(String.self, forKey: .body) ?? body
+        secret = try container.decodeValueIfPresent(String.self, forKey: .secret) ?? secret
     }
 }
 
@@ -383,13 +387,13 @@ public struct Expectations: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        trusted = try container.decode(Bool.self, forKey: .trusted)
+        trusted = try container.decodeValue(Bool.self, forKey: .trusted)
         decidingCheck =
             try container.contains(.decidingCheck)
             ? container.decodeChoice(Dictionary(uniqueKeysWithValues: TraceStep.Check.allCases.map { ($0.rawValue, $0) }), forKey: .decidingCheck)
             : nil
-        attackerSawPlaintext = try container.decode(Bool.self, forKey: .attackerSawPlaintext)
-        serverReceivedRequest = try container.decode(Bool.self, forKey: .serverReceivedRequest)
+        attackerSawPlaintext = try container.decodeValue(Bool.self, forKey: .attackerSawPlaintext)
+        serverReceivedRequest = try container.decodeValue(Bool.self, forKey: .serverReceivedRequest)
     }
 }
 

@@ -11,7 +11,8 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
         self.reason = reason
     }
 
+    /// One line: reasons quote values from the file, and a value may hold line breaks.
     public var description: String {
-        path.isEmpty ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
+        String((path.isEmpty ? "\(file): \(reason)" : "\(file): \(path): \(reason)").map { $0.isNewline ? " " : $0 })
     }
 }

@@ -6,65 +6,199 @@ import Yams
 public enum ScenarioLoader {
     /// Loads one file; the id is its name without `.yaml`.
     public static func load(_ path: String) throws -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(file: path, path: "", reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: ScenarioLimits.fileBytes, kind: "a scenario file")
+        } catch {
+            throw ScenarioError(file: path, path: "", reason: error.reason)
         }
-        return try decode(data, file: path, id: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        return try decode(Data(bytes), file: path, id: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
     }
 
     /// Every `*.yaml` in `directory`, sorted by file name (the catalog order).
     public static func loadAll(in directory: String) throws -> [Scenario] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw ScenarioError(file: directory, path: "", reason: "no such directory")
         }
-        return try names.filter { $0.hasSuffix(".yaml") }.sorted().map { try load(directory + "/" + $0) }
+        guard isDirectory.boolValue, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            throw ScenarioError(file: directory, path: "", reason: isDirectory.boolValue ? "cannot be read" : "is a file, not a directory of scenario files")
+        }
+        let files = names.filter { $0.hasSuffix(".yaml") }.sorted()
+        guard files.count <= ScenarioLimits.filesPerDirectory else {
+            throw ScenarioError(
+                file: directory, path: "",
+                reason: "holds more than \(ScenarioLimits.filesPerDirectory) scenario files, the most mitmsim reads from one directory")
+        }
+        return try files.map { try load(directory + "/" + $0) }
     }
 
     /// Decodes and checks one scenario's YAML; `file` is how errors name it, `id` becomes its id.
-    static func decode(_ data: Data, file: String, id: String) throws -> Scenario {
-        var scenario: Scenario
-        do {
-            scenario = try YAMLDecoder().decode(Scenario.self, from: data)
-        } catch let error as DecodingError {
-            throw describe(error, file: file)
-        } catch {
-            throw ScenarioError(file: file, path: "", reason: "not valid YAML: " + "\(error)".split(separator: "\n").joined(separator: " "))
+    public static func decode(_ data: Data, file: String, id: String) throws -> Scenario {
+        func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
+        guard data.count <= ScenarioLimits.fileBytes else {
+            throw fail("", "is larger than \(InputFile.size(ScenarioLimits.fileBytes)), the most mitmsim reads from a scenario file")
         }
+        let text = try utf8(data, file: file)
+        let empty = fail("", "is empty; a scenario is a YAML mapping that starts with `version: 3`")
+        // The file's shape is measured with every alias made a plain string, before Yams follows any.
+        let measured: Void? = try compose(text.replacingOccurrences(of: "*", with: ScenarioLimits.aliasMarker), file: file) { shape in
+            try ScenarioLimits.checkExpansion(of: shape, file: file)
+        }
+        guard measured != nil else { throw empty }
+        let decoded = try compose(text, file: file) { root in
+            do {
+                return try YAMLDecoder().decode(Scenario.self, from: root)
+            } catch let error as DecodingError {
+                throw describe(error, in: root, file: file)
+            }
+        }
+        guard var scenario = decoded else { throw empty }
         scenario.id = id
         scenario.file = file
+        try ScenarioLimits.check(scenario, file: file)
+        try checkValidity(scenario, file: file)
         try checkReferences(scenario, file: file)
         return scenario
     }
 
+    // MARK: - Text and YAML
+
+    /// The file as text, or an error naming the line with the first byte that is not UTF-8.
+    private static func utf8(_ data: Data, file: String) throws -> String {
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &bytes) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return String(decoding: data, as: UTF8.self)
+            case .error:
+                let line = data.prefix(offset).filter { $0 == 0x0A }.count + 1
+                throw ScenarioError(file: file, path: "line \(line)", reason: "holds a byte that is not UTF-8 text (a scenario is a text file)")
+            }
+        }
+    }
+
+    /// Reads `text` into YAML nodes and runs `body` on the document (nil for a file with none) while the
+    /// parser, which owns the anchors, is alive. A YAML syntax error names its line and column.
+    private static func compose<T>(_ text: String, file: String, _ body: (Node) throws -> T) throws -> T? {
+        do {
+            let parser = try Parser(yaml: text, resolver: .basic.appending(.merge))
+            return try withExtendedLifetime(parser) { try parser.singleRoot().map(body) }
+        } catch let error as YamlError {
+            throw describe(error, text: text, file: file)
+        }
+    }
+
+    static func describe(_ error: YamlError, text: String, file: String) -> ScenarioError {
+        func at(_ mark: Mark) -> String { "line \(mark.line), column \(mark.column)" }
+        func syntax(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> ScenarioError {
+            let within = context.map { " (\($0.text) that starts at \(at($0.mark)))" } ?? ""
+            return ScenarioError(file: file, path: at(mark), reason: "not valid YAML: \(problem)\(within)")
+        }
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _), .composer(let context, let problem, let mark, _):
+            return syntax(mark, problem, context)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            let appear = duplicates.count == 1 ? "appears" : "appear"
+            return ScenarioError(file: file, path: at(context.mark), reason: "\(keys) \(appear) twice in one mapping (each key may be given once)")
+        case .reader(let problem, let offset, _, _):
+            // Yams counts the offset in characters.
+            let before = text.prefix(offset ?? 0)
+            let line = before.filter(\.isNewline).count + 1
+            let column = before.reversed().prefix { !$0.isNewline }.count + 1
+            return ScenarioError(file: file, path: "line \(line), column \(column)", reason: "not valid YAML: \(problem)")
+        default:
+            return ScenarioError(file: file, path: "", reason: "not valid YAML: " + "\(error)".split(separator: "\n").joined(separator: " "))
+        }
+    }
+
     // MARK: - Errors with key paths
 
-    static func describe(_ error: DecodingError, file: String) -> ScenarioError {
+    static func describe(_ error: DecodingError, in root: Node, file: String) -> ScenarioError {
         func path(_ keys: [CodingKey]) -> String {
             keys.reduce("") { path, key in key.intValue.map { "\(path)[\($0)]" } ?? (path.isEmpty ? key.stringValue : "\(path).\(key.stringValue)") }
+        }
+        func found(_ keys: [CodingKey]) -> String {
+            node(at: keys, in: root).map { ", found \(description(of: $0))" } ?? ""
         }
         switch error {
         case .keyNotFound(let key, let context):
             return ScenarioError(file: file, path: path(context.codingPath + [key]), reason: "missing")
         case .typeMismatch(let type, let context):
-            return ScenarioError(file: file, path: path(context.codingPath), reason: "expected \(name(of: type))")
+            return ScenarioError(file: file, path: path(context.codingPath), reason: "expected \(name(of: type))\(found(context.codingPath))")
         case .valueNotFound(let type, let context):
             return ScenarioError(file: file, path: path(context.codingPath), reason: "expected \(name(of: type)), found nothing")
         case .dataCorrupted(let context):
-            let reason = context.debugDescription.split(separator: "\n").joined(separator: " ")
-            return ScenarioError(file: file, path: path(context.codingPath), reason: context.codingPath.isEmpty ? "not valid YAML: \(reason)" : reason)
+            return ScenarioError(file: file, path: path(context.codingPath), reason: context.debugDescription.split(separator: "\n").joined(separator: " "))
         @unknown default:
             return ScenarioError(file: file, path: "", reason: "\(error)")
         }
     }
 
+    /// How a message names the value of `type` that was expected, in a student's words (not Yams' node kinds).
     private static func name(of type: Any.Type) -> String {
         switch type {
         case is Bool.Type: "true or false"
         case is Int.Type: "a whole number"
         case is String.Type: "a string"
         case is [String].Type: "a list of strings"
-        default: "a mapping (\(type))"
+        case is Node.Scalar.Type: "a single value"
+        case is Node.Sequence.Type: "a list"
+        default: "a mapping"
         }
+    }
+
+    /// The node a decoding error's key path leads to, when the path is in the file as written.
+    private static func node(at keys: [CodingKey], in root: Node) -> Node? {
+        keys.reduce(Optional(root)) { node, key in
+            switch (node, key.intValue) {
+            case (.sequence(let sequence)?, let index?): sequence.indices.contains(index) ? sequence[index] : nil
+            case (.mapping(let mapping)?, nil): mapping.first { $0.key.string == key.stringValue }?.value
+            default: nil
+            }
+        }
+    }
+
+    private static func description(of node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        case .scalar(let scalar):
+            guard !scalar.string.isEmpty else { return "nothing" }
+            return scalar.string.count > 40 ? "'\(scalar.string.prefix(40))...'" : "'\(scalar.string)'"
+        }
+    }
+
+    // MARK: - Values
+
+    /// Every certificate that gives a date must start before it ends, at the scenario's clock (a date left
+    /// out is taken from the clock).
+    static func checkValidity(_ scenario: Scenario, file: String) throws {
+        let (defaultStart, defaultEnd) = World.defaultValidity(at: scenario.clock)
+        let time = ISO8601DateFormatter()
+        func check(_ notBefore: Date?, _ notAfter: Date?, _ path: String) throws {
+            switch (notBefore, notAfter) {
+            case (let start?, let end?) where end <= start:
+                throw ScenarioError(
+                    file: file, path: "\(path).notAfter", reason: "\(time.string(from: end)) is not after notBefore (\(time.string(from: start)))")
+            case (nil, let end?) where end <= defaultStart:
+                throw ScenarioError(
+                    file: file, path: "\(path).notAfter",
+                    reason: "\(time.string(from: end)) is not after the notBefore the clock gives (\(time.string(from: defaultStart))); give notBefore too")
+            case (let start?, nil) where start >= defaultEnd:
+                throw ScenarioError(
+                    file: file, path: "\(path).notBefore",
+                    reason: "\(time.string(from: start)) is not before the notAfter the clock gives (\(time.string(from: defaultEnd))); give notAfter too")
+            default:
+                break
+            }
+        }
+        for (index, spec) in scenario.world.authorities.enumerated() { try check(spec.notBefore, spec.notAfter, "world.authorities[\(index)]") }
+        for (index, spec) in scenario.world.leaves.enumerated() { try check(spec.notBefore, spec.notAfter, "world.leaves[\(index)]") }
     }
 
     // MARK: - References between ids

@@ -1,4 +1,5 @@
 import Foundation
+import Yams
 
 /// Any key, so a decoder can list the keys a mapping really has (typed containers drop unknown ones).
 struct AnyKey: CodingKey {
@@ -32,9 +33,38 @@ extension Decoder {
 }
 
 extension KeyedDecodingContainer {
+    /// A string, a whole number or true/false. Where a list or mapping stands instead, Yams reports the kind
+    /// of YAML node it wanted ("Scalar"); this reports the type the scenario needs, so the message can say
+    /// "expected a string, found a mapping".
+    func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try naming(T.self) { try decode(T.self, forKey: key) }
+    }
+
+    func decodeValueIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try naming(T.self) { try decodeIfPresent(T.self, forKey: key) }
+    }
+
+    /// A list of strings, empty when the key is absent.
+    func decodeStrings(forKey key: Key) throws -> [String] {
+        try naming([String].self, element: String.self) { try decodeIfPresent([String].self, forKey: key) } ?? []
+    }
+
+    /// Runs `decode`, naming `type` in a type mismatch of the value itself (or `element` in one of its elements).
+    private func naming<T>(_ type: Any.Type, element: Any.Type? = nil, _ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch DecodingError.typeMismatch(let wanted, let context) where wanted is Node.Scalar.Type || wanted is Node.Sequence.Type {
+            switch (context.codingPath.count - codingPath.count, element) {
+            case (1, _): throw DecodingError.typeMismatch(type, context)
+            case (2, let element?): throw DecodingError.typeMismatch(element, context)
+            default: throw DecodingError.typeMismatch(wanted, context)
+            }
+        }
+    }
+
     /// An ISO-8601 time such as 2026-06-01T00:00:00Z.
     func decodeTime(forKey key: Key) throws -> Date {
-        let text = try decode(String.self, forKey: key)
+        let text = try decodeValue(String.self, forKey: key)
         guard let date = ISO8601DateFormatter().date(from: text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "'\(text)' is not an ISO-8601 time such as 2026-06-01T00:00:00Z")
         }
@@ -47,7 +77,7 @@ extension KeyedDecodingContainer {
 
     /// A string that must be one of `choices`.
     func decodeChoice<T>(_ choices: [String: T], forKey key: Key) throws -> T {
-        let text = try decode(String.self, forKey: key)
+        let text = try decodeValue(String.self, forKey: key)
         guard let value = choices[text] else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self, debugDescription: "'\(text)' is not one of: \(choices.keys.sorted().joined(separator: ", "))")

@@ -47,12 +47,13 @@ extension MitmSim {
         var format: OutputFormat = .text
 
         func run() throws {
-            let presented = try load(chain, option: "--chain")
+            let files = CertificateFiles()
+            let presented = try files.load(chain, option: "--chain")
             let store = DeviceTrustStore(
-                system: try trust.flatMap { try load($0, option: "--trust") },
-                userInstalled: try installed.flatMap { try load($0, option: "--installed") },
-                installedWithoutFullTrust: try installedWithoutFullTrust.flatMap { try load($0, option: "--installed-without-full-trust") })
-            let pinned = try pin.flatMap { try load($0, option: "--pin") }
+                system: try trust.flatMap { try files.load($0, option: "--trust") },
+                userInstalled: try installed.flatMap { try files.load($0, option: "--installed") },
+                installedWithoutFullTrust: try installedWithoutFullTrust.flatMap { try files.load($0, option: "--installed-without-full-trust") })
+            let pinned = try pin.flatMap { try files.load($0, option: "--pin") }
             let policy = SecurityPolicy(
                 SSLPinningMode: pinningMode.mode, allowInvalidCertificates: allowInvalidCertificates,
                 validatesDomainName: validatesDomainName, pinnedCertificates: Set(pinned))
@@ -76,14 +77,29 @@ extension MitmSim {
             }
             return date
         }
+    }
+}
 
-        private func load(_ path: String, option: String) throws -> [Certificate] {
-            do {
-                return try Certificate.loadAll(from: path)
-            } catch {
-                throw BadInput(option: option, error)
-            }
+/// The certificate files of one evaluation. Each is held to PKI's limits for one file; together they
+/// may hold at most `byteLimit` of certificates, so repeating `--trust` or `--pin` cannot multiply the cost.
+private final class CertificateFiles {
+    /// Of DER: more than ten times the Mozilla root store that Linux systems ship (about 150 KB of DER).
+    static let byteLimit = 2 << 20
+    private var bytes = 0
+
+    func load(_ path: String, option: String) throws -> [Certificate] {
+        let certificates: [Certificate]
+        do {
+            certificates = try Certificate.loadAll(from: path)
+        } catch {
+            throw BadInput(option: option, error)
         }
+        bytes += certificates.reduce(0) { $0 + $1.der.count }
+        guard bytes <= Self.byteLimit else {
+            let limit = InputFile.size(Self.byteLimit)
+            throw BadInput("\(option) \(path): the certificate files of one evaluate hold more than \(limit) of certificates together, the most it reads")
+        }
+        return certificates
     }
 }
 

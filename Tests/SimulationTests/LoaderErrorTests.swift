@@ -71,7 +71,7 @@ struct LoaderErrorTests {
             "x.yaml: client.policy.pinningmode: unknown key (expected one of: allowInvalidCertificates, pinnedCertificates, pinningMode, validatesDomainName)"
         ),
         ("    pinningMode: certificate", "    pinningMode: pubkey", "x.yaml: client.policy.pinningMode: 'pubkey' is not one of: certificate, none, publicKey"),
-        ("  trusted: false", "  trusted: maybe", "x.yaml: expect.trusted: expected true or false"),
+        ("  trusted: false", "  trusted: maybe", "x.yaml: expect.trusted: expected true or false, found 'maybe'"),
         ("  trusted: false\n", "", "x.yaml: expect.trusted: missing"),
         (
             "    pinnedCertificates: [bank-leaf]", "    pinnedCertificates: [bank-lef]",
@@ -126,10 +126,106 @@ struct LoaderErrorTests {
         #expect(error(looped) == "x.yaml: world.authorities[1].issuer: issuers loop: attacker-ca -> other -> attacker-ca")
     }
 
-    @Test func yamlThatDoesNotParseIsOneLineNamingTheFile() throws {
-        let message = try #require(error("version: 3\ntitle: [unclosed\n"))
-        #expect(message.hasPrefix("x.yaml: "))
-        #expect(!message.contains("\n"))
+    @Test(arguments: [
+        ("  host: bank.test", "  host: {name: bank.test}", "x.yaml: server.host: expected a string, found a mapping"),
+        ("  host: bank.test", "  host: [bank.test]", "x.yaml: server.host: expected a string, found a list"),
+        ("  trusted: false", "  trusted: [false]", "x.yaml: expect.trusted: expected true or false, found a list"),
+        ("      dnsNames: [bank.test]", "      dnsNames: bank.test", "x.yaml: world.leaves[0].dnsNames: expected a list of strings, found 'bank.test'"),
+        ("      dnsNames: [bank.test]", "      dnsNames: [[bank.test]]", "x.yaml: world.leaves[0].dnsNames[0]: expected a string, found a list"),
+        (
+            "  leaves:\n    - id: bank-leaf\n      issuer: bank-root\n      dnsNames: [bank.test]", "  leaves: none",
+            "x.yaml: world.leaves: expected a list, found 'none'"
+        ),
+        ("lesson:\n  story: S\n  reveal: R", "lesson: S", "x.yaml: lesson: expected a mapping, found 'S'"),
+        ("version: 3", "version:", "x.yaml: version: expected a whole number, found nothing"),
+        ("version: 3", "version: three", "x.yaml: version: expected a whole number, found 'three'"),
+        (
+            "    - id: attacker-ca", "    - id: attacker-ca\n      pathLength: 1.5",
+            "x.yaml: world.authorities[1].pathLength: expected a whole number, found '1.5'"
+        ),
+    ])
+    func aValueOfTheWrongKindSaysWhatWasExpectedAndWhatWasFound(replacing: String, with replacement: String, expected: String) {
+        #expect(Self.valid.contains(replacing))
+        #expect(error(Self.valid.replacingOccurrences(of: replacing, with: replacement)) == expected)
+    }
+
+    @Test func aNegativePathLengthNamesTheFileAndTheKey() {
+        let broken = Self.valid.replacingOccurrences(of: "    - id: attacker-ca", with: "    - id: attacker-ca\n      pathLength: -1")
+        #expect(error(broken) == "x.yaml: world.authorities[1].pathLength: expected 0 or more (how many CAs may follow below this one), found -1")
+    }
+
+    @Test(arguments: [
+        (
+            "      notBefore: \"2026-07-01T00:00:00Z\"\n      notAfter: \"2026-06-01T00:00:00Z\"",
+            "x.yaml: world.leaves[0].notAfter: 2026-06-01T00:00:00Z is not after notBefore (2026-07-01T00:00:00Z)"
+        ),
+        (
+            "      notAfter: \"2026-01-01T00:00:00Z\"",
+            "x.yaml: world.leaves[0].notAfter: 2026-01-01T00:00:00Z is not after the notBefore the clock gives (2026-05-02T00:00:00Z); give notBefore too"
+        ),
+        (
+            "      notBefore: \"2028-01-01T00:00:00Z\"",
+            "x.yaml: world.leaves[0].notBefore: 2028-01-01T00:00:00Z is not before the notAfter the clock gives (2027-06-01T00:00:00Z); give notAfter too"
+        ),
+    ])
+    func aValidityThatEndsBeforeItStartsNamesTheFileAndTheKey(dates: String, expected: String) {
+        let broken = Self.valid.replacingOccurrences(of: "      issuer: bank-root", with: "      issuer: bank-root\n" + dates)
+        #expect(error(broken) == expected)
+    }
+
+    @Test(arguments: [
+        (
+            "version: 3\ntitle: [unclosed\n",
+            "x.yaml: line 3, column 1: not valid YAML: did not find expected ',' or ']' (while parsing a flow sequence that starts at line 2, column 8)"
+        ),
+        (
+            "version: 3\n\ttitle: T\n",
+            "x.yaml: line 2, column 1: not valid YAML: found a tab character that violates indentation "
+                + "(while scanning a plain scalar that starts at line 1, column 10)"
+        ),
+        ("version: 3\ntitle: T\ntitle: U\n", "x.yaml: line 2, column 1: 'title' appears twice in one mapping (each key may be given once)"),
+        ("version: 3\ntitle: *nothing\n", "x.yaml: line 2, column 8: not valid YAML: found undefined alias"),
+        ("version: 3\ntitle: \"T\u{7}\"\n", "x.yaml: line 2, column 10: not valid YAML: control characters are not allowed"),
+        ("version: 3\ntitle: {*a:b}\n", "x.yaml: line 2, column 9: not valid YAML: an alias (*name) must be followed by a space, a comma or a closing bracket"),
+        ("- version: 3\n", "x.yaml: expected a mapping, found a list"),
+        ("", "x.yaml: is empty; a scenario is a YAML mapping that starts with `version: 3`"),
+        ("# only a comment\n\n", "x.yaml: is empty; a scenario is a YAML mapping that starts with `version: 3`"),
+    ])
+    func yamlThatDoesNotParseNamesTheLineAndColumn(text: String, expected: String) {
+        #expect(error(text) == expected)
+    }
+
+    /// libFuzzer's first lesson finding: a value quoted in a message may hold a line break, and the message is one line all the same.
+    @Test func aMessageQuotingAMultiLineValueIsOneLine() {
+        #expect(
+            error(Self.valid.replacingOccurrences(of: "  leaf: bank-leaf", with: "  leaf: \"bank\\nleaf\""))
+                == "x.yaml: server.leaf: no leaf 'bank leaf' in world.leaves")
+    }
+
+    @Test func bytesThatAreNotUTF8NameTheirLine() throws {
+        let path = NSTemporaryDirectory() + "mitmsim-latin1-\(UUID().uuidString).yaml"
+        try Data("version: 3\ntitle: Caf".utf8 + [0xE9] + "\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: ScenarioError(file: path, path: "line 2", reason: "holds a byte that is not UTF-8 text (a scenario is a text file)")) {
+            try ScenarioLoader.load(path)
+        }
+    }
+
+    @Test func somethingThatIsNotAFileSaysWhatItIsWithoutWaitingOnAFIFO() throws {
+        let directory = NSTemporaryDirectory() + "mitmsim-not-a-file-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/fifo.yaml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let cases = [
+            ("/dev/null", "is empty; a scenario is a YAML mapping that starts with `version: 3`"),
+            (fifo, "is a FIFO (named pipe), not a regular file; save what it carries to a file and name that"),
+            (directory, "is a directory, not a file"),
+            (directory + "/missing.yaml", "no such file"),
+        ]
+        for (path, reason) in cases {
+            #expect(throws: ScenarioError(file: path, path: "", reason: reason)) { try ScenarioLoader.load(path) }
+        }
     }
 
     @Test func aNilDomainIsWrittenAsNull() throws {

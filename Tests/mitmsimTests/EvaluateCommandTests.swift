@@ -172,9 +172,41 @@ struct EvaluateBadInputTests {
     }
 
     @Test func aMissingFileAndAMissingOptionAndAnUnknownModeAreRefused() throws {
-        try expectRefused(["--chain", world.path("nope.pem")], mentioning: "nope.pem: cannot be read (no such file)")
+        try expectRefused(["--chain", world.path("nope.pem")], mentioning: "--chain \(world.path("nope.pem")): no such file")
         try expectRefused([], mentioning: "Missing expected argument '--chain <chain>'")
         try expectRefused(["--chain", world.path("chain.pem"), "--pinning-mode", "pubkey"], mentioning: "'none', 'public-key' or 'certificate'")
         try expectRefused(["--chain", world.path("chain.pem"), "--at", "tomorrow"], mentioning: "expected an ISO-8601 time")
+    }
+
+    @Test func devNullIsEmptyAndADirectoryOrAFIFOSaysWhatItIsWithoutWaiting() throws {
+        try expectRefused(["--chain", "/dev/null"], mentioning: "--chain /dev/null: the file is empty; expected a PEM or DER certificate")
+        try expectRefused(["--chain", world.directory], mentioning: "--chain \(world.directory): is a directory, not a file")
+        let fifo = world.path("chain.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try expectRefused(["--chain", world.path("chain.pem"), "--pin", fifo], mentioning: "--pin \(fifo): is a FIFO (named pipe), not a regular file")
+    }
+
+    @Test func aCertificateFileLargerThan1MiBIsRefusedBeforeItIsParsed() throws {
+        let pem = try Array(world.leaf.certificate.pemEncoded())
+        let file = try world.write(Array(repeating: pem, count: (1 << 20) / pem.count + 1).flatMap { $0 }, to: "huge.pem")
+        try expectRefused(["--chain", file], mentioning: "--chain \(file): is larger than 1 MiB, the most mitmsim reads from a certificate file")
+    }
+
+    @Test(arguments: [false, true])
+    func moreThan1000CertificatesInOneFileAreRefused(der: Bool) throws {
+        let one = der ? world.leaf.certificate.der : try Array(world.leaf.certificate.pemEncoded())
+        let file = try world.write(Array(repeating: one, count: 1_001).flatMap { $0 }, to: der ? "many.der" : "many.pem")
+        try expectRefused(
+            ["--chain", world.path("chain.pem"), "--trust", file],
+            mentioning: "--trust \(file): holds more than 1000 certificates, the most mitmsim reads from one file")
+    }
+
+    @Test func repeatedFilesMayNotHoldMoreThan2MiBOfCertificatesTogether() throws {
+        let pem = try Array(world.leaf.certificate.pemEncoded())
+        let file = try world.write(Array(repeating: pem, count: 1_000).flatMap { $0 }, to: "thousand.pem")
+        let trusting = Array(repeating: ["--trust", file], count: 8).flatMap { $0 }
+        try expectRefused(
+            ["--chain", world.path("chain.pem")] + trusting,
+            mentioning: "--trust \(file): the certificate files of one evaluate hold more than 2 MiB of certificates together, the most it reads")
     }
 }

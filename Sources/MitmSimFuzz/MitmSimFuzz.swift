@@ -1,0 +1,68 @@
+import Foundation
+import PKI
+import Simulation
+
+#if FUZZING
+    import CLibFuzzer
+#endif
+
+/// The inputs mitmsim reads from outside, for libFuzzer: `MITMSIM_FUZZ` names the kind (a scenario by
+/// default). Every input must load or be refused in one line that names its source; anything else (a
+/// crash, a second line, a message naming nothing, or libFuzzer's own time and memory limits) is a finding.
+enum FuzzInput: String {
+    case scenario, certificate, key, p12
+
+    static let current = FuzzInput(rawValue: ProcessInfo.processInfo.environment["MITMSIM_FUZZ"] ?? "scenario") ?? .scenario
+
+    var source: String {
+        switch self {
+        case .scenario: "fuzz.yaml"
+        case .certificate: "fuzz.pem"
+        case .key: "fuzz.key"
+        case .p12: "fuzz.p12"
+        }
+    }
+
+    func read(_ bytes: [UInt8]) {
+        do {
+            switch self {
+            case .scenario: _ = try ScenarioLoader.decode(Data(bytes), file: source, id: "fuzz")
+            case .certificate: _ = try Certificate.parseAll(bytes, source: source).map(\.summary)
+            case .key: _ = try PrivateKey(pem: bytes, source: source)
+            case .p12: _ = try Identity(pkcs12: bytes, password: "secret", source: source)
+            }
+        } catch let error as ScenarioError {
+            check(error.description)
+        } catch let error as PKIError {
+            check(error.description)
+        } catch {
+            fatalError("\(source): threw \(type(of: error)), which no front end words: \(error)")
+        }
+    }
+
+    private func check(_ message: String) {
+        guard message.hasPrefix(source + ": "), !message.contains(where: \.isNewline) else { fatalError("not one line naming \(source): \(message)") }
+    }
+}
+
+@main
+enum Fuzz {
+    static func main() {
+        #if FUZZING
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            exit(
+                LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                    FuzzInput.current.read(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                    return 0
+                })
+        #else
+            // Without libFuzzer: read each file named once, so a saved finding replays in a debugger.
+            for path in CommandLine.arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else { fatalError("\(path): cannot be read") }
+                FuzzInput.current.read([UInt8](data))
+                print("\(path): read without a finding")
+            }
+        #endif
+    }
+}
