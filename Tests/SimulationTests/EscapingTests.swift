@@ -51,7 +51,6 @@ struct EscapingTests {
             #expect(text.contains(#"Alice installed a profile. \e]0;pwned\a Her app keeps the default policy."# + "\n\nWill the app accept"))
             #expect(text.contains(#"plaintext from the client: POST /login\e]0;pwned\a\u{9B}2J\u{202E} HTTP/1.1"#), "\(text)")
             #expect(text.contains(#"The attacker read the password 'hunter2\e[8m'."#))
-            #expect(text.contains(#"ending at 'attacker\e[1m-ca', a root the user installed"#), "a certificate's id names it in the trace")
         }
     }
 

@@ -26,7 +26,7 @@ public enum HostileText {
     public static let lessonID = "99-hostile\u{1B}[2J"
 
     /// A lesson (the attacker's CA installed, so the attacker reads the login) whose every kind of text carries
-    /// control characters: the file name, title, group, summary, lesson, a certificate's id, name and
+    /// control characters: the file name, title, group, summary, lesson, a certificate's name and
     /// organization, and the request's path and password. It passes its expectations, so every front end shows all of it.
     public static let lesson = #"""
         version: 3
@@ -41,7 +41,7 @@ public enum HostileText {
           authorities:
             - id: bank-root
               deviceTrust: system
-            - id: "attacker\e[1m-ca"
+            - id: attacker-ca
               name: "attacker\e]0;owned\a-ca"
               deviceTrust: userInstalled
           leaves:
@@ -54,7 +54,7 @@ public enum HostileText {
           leaf: bank-leaf
         attacker:
           attack: forge
-          authority: "attacker\e[1m-ca"
+          authority: attacker-ca
         client:
           library: afnetworking-4
           policy:
