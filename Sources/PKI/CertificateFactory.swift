@@ -55,11 +55,10 @@ public struct CertificateFactory: Sendable {
     private func validate(_ spec: CertificateSpec) throws {
         func invalid(_ field: String, _ reason: String) -> PKIError { .invalidSpec(label: spec.label, field: field, reason: reason) }
         guard spec.notBefore < spec.notAfter else { throw invalid("validity", "ends before it starts") }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_*")
-        for name in spec.dnsNames where name.isEmpty || !name.allSatisfy(allowed.contains) {
-            throw invalid("dnsNames", "'\(name)' is not a DNS name (letters, digits, '.', '-', '_' and a leading '*.' only)")
+        for name in spec.dnsNames where !CertificateSpec.isDNSName(name) {
+            throw invalid("dnsNames", "'\(name)' is not a DNS name (\(CertificateSpec.dnsNameCharacters))")
         }
-        for address in spec.ipAddresses where !IPAddress.isAddress(address) {
+        for address in spec.ipAddresses where !CertificateSpec.isIPAddress(address) {
             throw invalid("ipAddresses", "'\(address)' is not an IPv4 or IPv6 address")
         }
         if case .authority(let pathLength?) = spec.basicConstraints, pathLength < 0 {

@@ -46,6 +46,17 @@ public struct CertificateSpec: Sendable {
         self.authorityKeyIdentifier = authorityKeyIdentifier
     }
 
+    /// What the factory writes into a SAN DNS entry, in words for error messages.
+    public static let dnsNameCharacters = "letters, digits, '.', '-', '_' and a leading '*.' only"
+
+    /// True for a name the factory can put in a SAN DNS entry.
+    public static func isDNSName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-_*".unicodeScalars.contains($0)) }
+    }
+
+    /// True for an IPv4 or IPv6 address the factory can put in a SAN IP entry.
+    public static func isIPAddress(_ text: String) -> Bool { IPAddress.isAddress(text) }
+
     /// A certificate authority (root or intermediate): CA:TRUE, keyCertSign and cRLSign.
     public static func authority(
         label: String, commonName: String, organization: String? = nil, pathLength: Int? = nil,

@@ -47,7 +47,7 @@ final class ExportedPKI {
     func pkcs12(_ id: String, password: String, _ expected: Expected) -> (identity: Identity, bytes: [UInt8])? {
         var bytes: [UInt8] = []
         let identity = take(id, expected) {
-            bytes = [UInt8]((FileManager.default.contents(atPath: path("\(id).p12")) ?? Data()))
+            bytes = try InputFile.read(path("\(id).p12"), limit: Certificate.fileSizeLimit, kind: "a .p12 file")
             return try Identity(pkcs12: bytes, password: password, source: path("\(id).p12"))
         }
         return identity.map { ($0, bytes) }

@@ -76,8 +76,16 @@ public enum ScenarioLimits {
                     path + ".dnsNames",
                     "holds \(spec.dnsNames.count + spec.ipAddresses.count) names (dnsNames and ipAddresses together), the most is \(namesPerCertificate)")
             }
-            for (position, name) in spec.dnsNames.enumerated() where name.count > dnsNameLength {
-                throw fail("\(path).dnsNames[\(position)]", "has \(name.count) characters, the most a DNS name may have is \(dnsNameLength)")
+            for (position, name) in spec.dnsNames.enumerated() {
+                guard name.count <= dnsNameLength else {
+                    throw fail("\(path).dnsNames[\(position)]", "has \(name.count) characters, the most a DNS name may have is \(dnsNameLength)")
+                }
+                guard CertificateSpec.isDNSName(name) else {
+                    throw fail("\(path).dnsNames[\(position)]", "'\(name)' is not a DNS name (\(CertificateSpec.dnsNameCharacters))")
+                }
+            }
+            for (position, address) in spec.ipAddresses.enumerated() where !CertificateSpec.isIPAddress(address) {
+                throw fail("\(path).ipAddresses[\(position)]", "'\(address)' is not an IPv4 or IPv6 address")
             }
             if spec.keyOf == nil { try key(spec.keyType, path + ".keyType") }
         }

@@ -133,6 +133,14 @@ struct LoaderErrorTests {
         ("      dnsNames: [bank.test]", "      dnsNames: bank.test", "x.yaml: world.leaves[0].dnsNames: expected a list of strings, found 'bank.test'"),
         ("      dnsNames: [bank.test]", "      dnsNames: [[bank.test]]", "x.yaml: world.leaves[0].dnsNames[0]: expected a string, found a list"),
         (
+            "      dnsNames: [bank.test]", "      dnsNames: [bank.test, \"bank test\"]",
+            "x.yaml: world.leaves[0].dnsNames[1]: 'bank test' is not a DNS name (letters, digits, '.', '-', '_' and a leading '*.' only)"
+        ),
+        (
+            "      dnsNames: [bank.test]", "      dnsNames: [bank.test]\n      ipAddresses: [127.0.0.1, 300.1.1.1]",
+            "x.yaml: world.leaves[0].ipAddresses[1]: '300.1.1.1' is not an IPv4 or IPv6 address"
+        ),
+        (
             "  leaves:\n    - id: bank-leaf\n      issuer: bank-root\n      dnsNames: [bank.test]", "  leaves: none",
             "x.yaml: world.leaves: expected a list, found 'none'"
         ),
