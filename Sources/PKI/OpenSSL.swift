@@ -23,10 +23,11 @@ package enum OpenSSL {
     /// One queued error, with what `COpenSSL_ERR_restore` needs to queue it again.
     private struct QueuedError {
         let code: UInt
-        // OpenSSL's file and function names are static strings: the pointers stay valid.
-        let file: UnsafePointer<CChar>?
+        // OpenSSL 3.0 keeps its own copies of the file and function names (ERR_set_debug strdups them) and
+        // frees them with the entry, so they are copied, as the data is.
+        let file: String?
         let line: Int32
-        let function: UnsafePointer<CChar>?
+        let function: String?
         let data: String?
     }
 
@@ -41,7 +42,10 @@ package enum OpenSSL {
             let code = ERR_get_error_all(&file, &line, &function, &data, &flags)
             guard code != 0 else { return taken }
             // The data string is OpenSSL's and freed with the entry: copy it now.
-            taken.append(QueuedError(code: code, file: file, line: line, function: function, data: data.map { String(cString: $0) }))
+            taken.append(
+                QueuedError(
+                    code: code, file: file.map { String(cString: $0) }, line: line, function: function.map { String(cString: $0) },
+                    data: data.map { String(cString: $0) }))
         }
     }
 
