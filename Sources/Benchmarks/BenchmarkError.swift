@@ -6,12 +6,15 @@ public enum BenchmarkError: Error, CustomStringConvertible {
     case noAnswer(name: String, port: UInt16)
     /// The console benchmark was given an empty catalog.
     case noLessons
+    /// The external load client did not run or printed no tally.
+    case loadClientFailed(reason: String)
 
     public var description: String {
         switch self {
         case .exchangeFailed(let path, let reason): "an exchange through \(path) failed: \(reason)"
         case .noAnswer(let name, let port): "\(name) did not answer on 127.0.0.1:\(port)"
         case .noLessons: "no lessons"
+        case .loadClientFailed(let reason): "the external load client failed: \(reason)"
         }
     }
 }

@@ -10,6 +10,9 @@ final class ExternalProxy {
     let name: String
     let port: UInt16
     private let process: Process
+
+    /// Its process, whose CPU time the benchmark reads.
+    var processIdentifier: Int32 { process.processIdentifier }
     private let directory: URL
 
     /// Starts `name` if it is on PATH; nil when it is not installed.
@@ -54,9 +57,15 @@ final class ExternalProxy {
         self.directory = directory
     }
 
+    /// Asks the tool and its children (sslsplit works in one) to end, and kills them after two seconds:
+    /// started by a process that blocks SIGTERM (a test runner's thread), they inherit the blocked signal and never see it.
     func stop() {
         if process.isRunning {
-            process.terminate()
+            let tree = ProcessTable.tree(of: process.processIdentifier)
+            for member in tree { kill(member, SIGTERM) }
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            if process.isRunning { for member in tree { kill(member, SIGKILL) } }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)

@@ -34,6 +34,7 @@ final class Interception: Sendable {
         downstream = try TLSContext(role: .server, keyLog: keyLog)
         downstream.pauseAtClientHello()
         upstream = try TLSContext(role: .client, keyLog: keyLog)
+        upstream.takeServerCertificatesUnjudged()
         switch attack {
         case .forge(let authority), .misissued(let authority): log.register([authority.certificate])
         case .present(let chain, _, _): log.register(chain)
@@ -365,15 +366,11 @@ final class Interception: Sendable {
     /// small message, the body, where a password sits. Only the first kilobyte is looked at.
     static func describe(_ data: ArraySlice<UInt8>) -> (summary: String, length: Int, preview: String) {
         let head = data.prefix(1024)
-        let lineBreak: [UInt8] = [13, 10]
-        if let end = head.prefix(200).firstRange(of: lineBreak), let headEnd = head.firstRange(of: lineBreak + lineBreak) {
+        // Scanned as bytes, not strings: this runs for every message the relay forwards.
+        if let end = HTTPHeadBytes.firstRange(of: [13, 10], in: head.prefix(200)), let headEnd = HTTPHeadBytes.firstRange(of: [13, 10, 13, 10], in: head) {
             let message = HTTPMessage(startLine: String(decoding: head[..<end.lowerBound], as: UTF8.self))
             if message.summary.hasPrefix("HTTP ") {
-                let header = String(decoding: head[..<headEnd.lowerBound], as: UTF8.self).lowercased()
-                let declared =
-                    header.components(separatedBy: "\r\n").compactMap { line in
-                        line.hasPrefix("content-length:") ? Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) : nil
-                    }.first ?? 0
+                let declared = HTTPHeadBytes.contentLength(head[end.upperBound..<headEnd.lowerBound]) ?? 0
                 let length = headEnd.upperBound - data.startIndex + declared
                 let body = length <= 1024 ? String(decoding: head[headEnd.upperBound...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
                 return (message.summary, length, body.isEmpty ? message.startLine : "\(message.startLine) | \(body)")

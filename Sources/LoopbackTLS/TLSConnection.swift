@@ -36,7 +36,8 @@ final class TLSConnection {
     private(set) var certificateRequested = false
     private var sentAlert: (name: String, reason: String?)?
     private var judgeRejected = false
-    private var readBuffer = [UInt8](repeating: 0, count: 16_384)
+    /// For `read()` only: the proxy's relay reads into a buffer of its own, and never pays for this one.
+    private lazy var readBuffer = [UInt8](repeating: 0, count: 16_384)
     private var relaying = false
 
     static let index: Int32 = {
@@ -73,7 +74,7 @@ final class TLSConnection {
         }
         SSL_set_msg_callback(ssl) { writing, _, contentType, buffer, length, ssl, _ in
             guard let ssl, let buffer, let connection = TLSConnection.from(ssl) else { return }
-            connection.observe(sent: writing == 1, contentType: contentType, bytes: Array(UnsafeRawBufferPointer(start: buffer, count: length)))
+            connection.observe(sent: writing == 1, contentType: contentType, bytes: UnsafeRawBufferPointer(start: buffer, count: length))
         }
     }
 
@@ -270,7 +271,8 @@ final class TLSConnection {
 
     // MARK: - What OpenSSL reports
 
-    private func observe(sent: Bool, contentType: Int32, bytes: [UInt8]) {
+    /// `bytes` is OpenSSL's buffer, valid during the callback only: copied only for a message this end sent.
+    private func observe(sent: Bool, contentType: Int32, bytes: UnsafeRawBufferPointer) {
         let records = channel(outgoing: sent, .records)
         switch contentType {
         case SSL3_RT_HANDSHAKE:
@@ -278,7 +280,7 @@ final class TLSConnection {
                 if bytes.first == 13 { certificateRequested = true }
                 return stream.noteReceived(records, 1)
             }
-            let message = HandshakeParser.message(bytes, ssl: ssl, labels: stream.eventLog.label(for:))
+            let message = HandshakeParser.message(Array(bytes), ssl: ssl, labels: stream.eventLog.label(for:))
             stream.record(.handshake(message), sent: (records, 1))
         case SSL3_RT_ALERT where bytes.count >= 2:
             let name = Self.alertName(bytes[1])

@@ -46,3 +46,31 @@ final class WorkerThread: Sendable {
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 }
+
+/// A counting semaphore (POSIX), for a thread that waits to be handed work.
+final class Semaphore: @unchecked Sendable {
+    // @unchecked: sem_t is made for sharing between threads; the pointer itself never changes.
+    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    init() { sem_init(semaphore, 0, 0) }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    func signal() { sem_post(semaphore) }
+
+    /// False when `timeout` passed first.
+    func wait(timeout: TimeInterval) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + Int((timeout - timeout.rounded(.down)) * 1e9)
+        deadline.tv_sec += Int(timeout) + nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        while sem_timedwait(semaphore, &deadline) != 0 {
+            if errno != EINTR { return false }
+        }
+        return true
+    }
+}

@@ -23,7 +23,8 @@ package enum OpenSSL {
     /// One queued error, with what `COpenSSL_ERR_restore` needs to queue it again.
     private struct QueuedError {
         let code: UInt
-        // Copies: OpenSSL 3 keeps its own copy of each string in the entry and frees it when the queue is cleared.
+        // OpenSSL 3.0 keeps its own copies of the file and function names (ERR_set_debug strdups them) and
+        // frees them with the entry, so they are copied, as the data is.
         let file: String?
         let line: Int32
         let function: String?
@@ -40,6 +41,7 @@ package enum OpenSSL {
             var flags: Int32 = 0
             let code = ERR_get_error_all(&file, &line, &function, &data, &flags)
             guard code != 0 else { return taken }
+            // The data string is OpenSSL's and freed with the entry: copy it now.
             taken.append(
                 QueuedError(
                     code: code, file: file.map { String(cString: $0) }, line: line, function: function.map { String(cString: $0) },

@@ -16,16 +16,26 @@ extension NetworkTests {
                     .filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst("socket:[".count).dropLast()) })
         }
 
-        /// This process's open TCP sockets with an end on one of `ports`, by inode (from /proc/net/tcp).
+        /// This process's open TCP sockets with an end on one of `ports`, by inode. Each descriptor is asked
+        /// for its ends (getsockname, getpeername): /proc/net/tcp is no snapshot, and a machine with thousands
+        /// of connections in TIME_WAIT can skip lines while it is read.
         static func openSockets(on ports: Set<UInt16>) -> Set<String> {
-            let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
-            let onPorts = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
-                let fields = line.split(separator: " ")
-                guard fields.count > 9 else { return nil }
-                let endpoints = [fields[1], fields[2]].compactMap { $0.split(separator: ":").last.flatMap { UInt16($0, radix: 16) } }
-                return endpoints.contains(where: ports.contains) ? String(fields[9]) : nil
-            }
-            return socketInodes().intersection(onPorts)
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return Set(
+                fds.compactMap(Int32.init).compactMap { fd -> String? in
+                    let ends = [getsockname, getpeername].compactMap { query -> UInt16? in
+                        var address = sockaddr_in()
+                        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                        let status = withUnsafeMutablePointer(to: &address) {
+                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { query(fd, $0, &length) }
+                        }
+                        return status == 0 && address.sin_family == sa_family_t(AF_INET) ? UInt16(bigEndian: address.sin_port) : nil
+                    }
+                    guard ends.contains(where: ports.contains), let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
+                        link.hasPrefix("socket:[")
+                    else { return nil }
+                    return String(link.dropFirst("socket:[".count).dropLast())
+                })
         }
 
         /// Thread ids of mitmsim's worker threads alive now (other suites' included).

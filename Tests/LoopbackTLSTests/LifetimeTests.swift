@@ -38,20 +38,59 @@ extension NetworkTests {
             #expect(log.events.contains { $0.actor == .proxy }, "\(log.text)")
         }
 
-        @Test func aWorkerThatFinishesWhileBeingReapedIsJoinedOrKeptNeverLost() {
-            // The flag reads "running" the first time it is asked and "finished" ever after.
-            final class Flip { var reads = 0 }
-            let workers = [Flip(), Flip(), Flip()]
-            var joined: [ObjectIdentifier] = []
-            let kept = Listener.reap(
-                workers,
-                isFinished: { worker in
-                    worker.reads += 1
-                    return worker.reads > 1
-                }, join: { joined.append(ObjectIdentifier($0)) })
+        /// Connects to `port` and reads until the listener closes the connection; returns what it read.
+        static func visit(_ port: UInt16) throws -> [UInt8] {
+            let socket = try Socket.connect(port: port)
+            defer { socket.close() }
+            var received: [UInt8] = []
+            while case let chunk = try socket.read(upTo: 64), !chunk.isEmpty { received += chunk }
+            return received
+        }
 
-            #expect(kept.count + joined.count == workers.count)
-            #expect(workers.allSatisfy { $0.reads == 1 }, "each flag is read once")
+        /// The calling thread's kernel id, from /proc/thread-self ("PID/task/TID"; glibc's gettid() is not imported).
+        static func threadID() -> pid_t {
+            pid_t((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))?.split(separator: "/").last ?? "") ?? 0
+        }
+
+        /// Whether the thread with this id still runs in this process.
+        static func isAlive(_ thread: pid_t) -> Bool { FileManager.default.fileExists(atPath: "/proc/self/task/\(thread)") }
+
+        @Test func connectionsOneAfterAnotherAreServedByTheWorkersThatWait() throws {
+            let threads = Locked<[pid_t]>([])
+            let listener = try Listener(port: 0) { _, _ in threads.withLock { $0.append(Self.threadID()) } }
+            defer { listener.stop() }
+            for _ in 0..<40 { _ = try Self.visit(listener.port) }
+
+            let served = threads.withLock { $0 }
+            #expect(served.count == 40)
+            // A worker waits from the moment its connection is closed; the next may still arrive first, now and then.
+            #expect(Set(served).count <= 10, "\(Set(served).count) threads for 40 connections")
+        }
+
+        @Test func noConnectionIsLostWhenWorkersStopWaitingJustAsItArrives() throws {
+            // A 1 µs wait makes hand-overs race the end of the wait on almost every connection.
+            let listener = try Listener(port: 0, idleTimeout: 0.000_001) { socket, number in try? socket.write(Array("\(number)".utf8)) }
+            defer { listener.stop() }
+            for number in 1...300 { #expect(try Self.visit(listener.port) == Array("\(number)".utf8)) }
+        }
+
+        @Test func atMostEightWorkersWaitAfterABurstAndNoneOnceTheyWaitedLongEnough() throws {
+            let threads = Locked<[pid_t]>([])
+            let release = Semaphore()
+            let listener = try Listener(port: 0, idleTimeout: 1) { _, _ in
+                threads.withLock { $0.append(Self.threadID()) }
+                _ = release.wait(timeout: 10)
+            }
+            defer { listener.stop() }
+            let clients = try (0..<12).map { _ in try Socket.connect(port: listener.port) }
+            defer { for client in clients { client.close() } }
+            #expect(HygieneTests.eventually { threads.withLock { $0.count } == 12 })
+            for _ in clients { release.signal() }
+
+            let burst = threads.withLock { $0 }
+            #expect(Set(burst).count == 12, "one thread per connection at once")
+            #expect(HygieneTests.eventually { burst.filter(Self.isAlive).count <= Listener.maximumIdle })
+            #expect(HygieneTests.eventually { burst.filter(Self.isAlive).isEmpty }, "every worker ends after a second without work")
         }
 
         @Test func theKeyLogOutlivesTheContextThatWroteIntoIt() throws {

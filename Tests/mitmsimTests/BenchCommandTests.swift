@@ -16,6 +16,33 @@ struct BenchCommandTests {
         #expect(lines.filter { $0.hasSuffix("-") }.count == 3, "operations without a target end in a dash")
     }
 
+    @Test func theNetworkBenchmarkReportsCPUPerConnectionAndTheLabsMemory() throws {
+        let result = try CommandLine.run([
+            "bench", "network", "--exchanges", "2", "--relays", "1", "--relay-mib", "1", "--load-seconds", "0.3", "--load-rounds", "1",
+            "--lab-connections", "30",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        let rows = [
+            "connections per second, 1 client", "connections per second, 2 clients at once", "median ms per connection, 1 client",
+            "process CPU ms per connection",
+        ]
+        #expect(rows.allSatisfy { row in lines.contains { $0.hasPrefix(row) } }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("  mitmsim proxy CPU per proxied connection ") && $0.contains("(target ≤ 1.7; the floor, one server and one client handshake")
+            })
+        #expect(lines.contains { $0.hasPrefix("  mitmsim connections/s") && $0.contains("mitmdump's") && $0.contains("(target ≥ 3.00×") })
+        let memory = try #require(lines.last)
+        #expect(memory.contains("after 100 warm-up connections") && memory.contains("after 30 more") && memory.hasSuffix("(target < 10)"), "\(memory)")
+    }
+
+    @Test func aLoadSettingOutOfRangeExitsTwoInOneLine() throws {
+        let result = try CommandLine.run(["bench", "network", "--load-rounds", "0"])
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("mitmsim: --exchanges must be 1...100000") && result.standardError.filter { $0 == "\n" }.count == 1)
+    }
+
     @Test func aBenchmarkWithNothingToMeasureExitsTwoInOneLine() throws {
         let empty = NSTemporaryDirectory() + "mitmsim-no-lessons-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
