@@ -18,15 +18,15 @@ public enum ConsoleApp {
     }
 
     /// The live lab's screen: redraws as connections come in, until q.
-    /// - Parameter flows: the lab's log so far; read between keys.
-    public static func runLab(_ view: ConsoleState.LabView, flows: @escaping () -> [Lab.Flow]) throws {
+    /// - Parameter window: the lab's latest connections; read between keys.
+    public static func runLab(_ view: ConsoleState.LabView, window: @escaping () -> Lab.FlowWindow) throws {
         let terminal = try Terminal.open()
         defer { terminal.close() }
         var state = ConsoleState(catalog: [])
         state.lab = view
         state.screen = .lab
         while true {
-            state.lab?.flows = flows()
+            state.lab?.window = window()
             terminal.draw(render(state, size: terminal.size))
             guard let key = terminal.readKey(waitingAtMost: 200) else { continue }
             if update(&state, key) == .quit { return }

@@ -8,7 +8,8 @@ public struct ConsoleState: Sendable {
     public struct LabView: Sendable {
         public var title: String
         public var commands: [Lab.Command]
-        public var flows: [Lab.Flow] = []
+        /// The latest intercepted connections, as the lab keeps them.
+        public var window = Lab.FlowWindow()
 
         public init(title: String, commands: [Lab.Command]) {
             self.title = title

@@ -387,13 +387,15 @@ struct Canvas {
             screen.put("like \(command.policy); expect \(command.expected)", row: row + 1, column: 4, style: .dim)
             row += 2
         }
-        rule(row, "intercepted connections, newest last")
+        let window = lab.window
+        let kept = window.dropped > 0 ? " (the lab keeps the last \(window.flows.count) of \(window.total.formatted()))" : ""
+        rule(row, "intercepted connections, newest last" + kept)
         let room = height - row - 2
-        for (offset, flow) in lab.flows.suffix(room).enumerated() {
+        for (offset, flow) in window.flows.suffix(room).enumerated() {
             let style: Style = flow.stolenSecret != nil ? .leaked : flow.outcome == .refused ? .rejected : .normal
             screen.put(flow.description, row: row + 1 + offset, column: 1, style: style)
         }
-        if lab.flows.isEmpty { screen.put("none yet: paste a command in another terminal", row: row + 1, column: 1, style: .dim) }
+        if window.flows.isEmpty { screen.put("none yet: paste a command in another terminal", row: row + 1, column: 1, style: .dim) }
         footer("the full commands are printed in the terminal that started the lab and in commands.txt   q stop the lab")
     }
 

@@ -18,6 +18,9 @@ struct Channel: Hashable, Sendable {
 /// received on every channel by then; the merge emits an event only once the sends it depends on are
 /// out, and among the events that could go next it prefers the client, then the proxy, then the origin.
 /// The result respects cause and effect and does not depend on how the threads were scheduled.
+///
+/// A log that keeps no events (a lab that runs all day shows its flows, never its events) holds only the
+/// labels that name certificates: nothing per connection, so it does not grow with the connections.
 public final class EventLog: Sendable {
     struct Entry {
         var event: NetworkEvent
@@ -33,74 +36,81 @@ public final class EventLog: Sendable {
         var receivers: [Channel: NetworkEvent.Actor] = [:]
         /// Who a send was meant for, where the sender knows (the proxy does): used when nobody read it.
         var intended: [Channel: NetworkEvent.Actor] = [:]
-        var labels: [[UInt8]: String] = [:]
     }
 
     private struct Pair: Hashable { let connector: UInt16, acceptor: UInt16 }
 
-    private let state = Locked(State())
+    /// Nil when the log keeps no events.
+    private let state: Locked<State>?
+    private let labels = Locked<[[UInt8]: String]>([:])
 
-    public init() {}
+    /// - Parameter keepsEvents: false for a log nobody reads the events of (see the type's documentation):
+    ///   `events` is then always empty.
+    public init(keepsEvents: Bool = true) {
+        state = keepsEvents ? Locked(State()) : nil
+    }
 
     /// Names certificates by the labels lessons use when they show up on the wire.
     public func register(_ certificates: [Certificate]) {
-        state.withLock { state in
-            for certificate in certificates where state.labels[certificate.der] == nil { state.labels[certificate.der] = certificate.label }
+        labels.withLock { labels in
+            for certificate in certificates where labels[certificate.der] == nil { labels[certificate.der] = certificate.label }
         }
     }
 
     /// The registered label for a DER certificate, else its common name.
     func label(for der: [UInt8]) -> String {
-        if let label = state.withLock({ $0.labels[der] }) { return label }
+        if let label = labels.withLock({ $0[der] }) { return label }
         return (try? Certificate.parseAll(der, source: "wire").first?.label) ?? "unparseable certificate"
     }
 
     /// Our `Certificate` for an X509 OpenSSL handed over, under its registered label when there is one.
     func certificate(retaining x509: OpaquePointer) throws -> Certificate {
         let certificate = try Certificate(retaining: x509)
-        return state.withLock({ $0.labels[certificate.der] }).map(certificate.relabeled) ?? certificate
+        return labels.withLock({ $0[certificate.der] }).map(certificate.relabeled) ?? certificate
     }
 
     func makeStream(_ actor: NetworkEvent.Actor) -> EventStream {
-        let index = state.withLock { state in
-            state.streams.append((actor, []))
-            return state.streams.count - 1
-        }
+        let index =
+            state?.withLock { state in
+                state.streams.append((actor, []))
+                return state.streams.count - 1
+            } ?? 0
         return EventStream(actor: actor, index: index, log: self)
     }
 
-    /// The id both ends use for the TCP connection between these ports.
+    /// The id both ends use for the TCP connection between these ports (0 in a log that keeps no events).
     func connection(connector: UInt16, acceptor: UInt16) -> Int {
-        state.withLock { state in
+        state?.withLock { state in
             let pair = Pair(connector: connector, acceptor: acceptor)
             if let id = state.connections[pair] { return id }
             let id = state.connections.count + 1
             state.connections[pair] = id
             return id
-        }
+        } ?? 0
     }
 
     /// Makes a relayed connection count as the one it relays (passthrough: the TLS peers are the ends).
     func alias(connector: UInt16, acceptor: UInt16, as id: Int) {
-        state.withLock { $0.connections[Pair(connector: connector, acceptor: acceptor)] = id }
+        state?.withLock { $0.connections[Pair(connector: connector, acceptor: acceptor)] = id }
     }
 
     func append(_ entry: Entry, to stream: Int) {
-        state.withLock { $0.streams[stream].entries.append(entry) }
+        state?.withLock { $0.streams[stream].entries.append(entry) }
     }
 
     func noteIntendedReceiver(_ actor: NetworkEvent.Actor, of channel: Channel) {
-        state.withLock { $0.intended[channel] = actor }
+        state?.withLock { $0.intended[channel] = actor }
     }
 
     func noteReceiver(_ actor: NetworkEvent.Actor, of channel: Channel) {
-        state.withLock { state in
+        state?.withLock { state in
             if state.receivers[channel] == nil { state.receivers[channel] = actor }
         }
     }
 
     /// Every event so far, merged (see the type's documentation).
     public var events: [NetworkEvent] {
+        guard let state else { return [] }
         let (streams, receivers, intended) = state.withLock { ($0.streams, $0.receivers, $0.intended) }
         let order = streams.indices.sorted { (streams[$0].actor, $0) < (streams[$1].actor, $1) }
         let channelsWithSenders = Set(streams.flatMap { $0.entries.compactMap { $0.sent?.channel } })

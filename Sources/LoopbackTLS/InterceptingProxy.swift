@@ -13,15 +13,17 @@ public final class InterceptingProxy: Sendable {
     /// - Parameter routes: where each host really lives: a port on `address`, the proxy's upstream.
     /// - Parameter defaultHost: where a transparent connection without SNI goes (nil: nowhere).
     /// - Parameter site: what answers plain HTTP requests for the proxy's own pages.
+    /// - Parameter keepsFlows: false for a proxy that runs all day (a live lab): `flows` then keeps no connection,
+    ///   each goes to `onFlowEnd` only.
     /// - Parameter onFlowEnd: called on the connection's thread when a connection is done (a live lab log).
     public init(
         attack: Attack, routes: [String: UInt16], defaultHost: String? = nil, site: (any HTTPApplication)? = nil, log: EventLog,
-        factory: CertificateFactory, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0,
+        factory: CertificateFactory, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0, keepsFlows: Bool = true,
         onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil
     ) throws {
         let interception = try Interception(
             attack: attack, routes: routes, upstream: address, defaultHost: defaultHost, site: site, log: log, factory: factory,
-            keyLog: keyLog, onFlowEnd: onFlowEnd)
+            keyLog: keyLog, keepsFlows: keepsFlows, onFlowEnd: onFlowEnd)
         self.interception = interception
         // The handler holds the interception, never the proxy: a proxy dropped while a connection
         // arrives stops its listener (joining that connection's thread) while the state stays alive for it.
@@ -30,7 +32,7 @@ public final class InterceptingProxy: Sendable {
 
     public var port: UInt16 { listener.port }
 
-    /// Every connection handled so far.
+    /// Every connection handled so far (none when it keeps no flows).
     public var flows: [InterceptedFlow] { interception.flows }
 
     public func stop() { listener.stop() }

@@ -17,12 +17,14 @@ final class Interception: Sendable {
     private let upstream: TLSContext
     private let forgeries = Locked<[String: Identity]>([:])
     private let recorded = Locked<[InterceptedFlow]>([])
+    private let keepsFlows: Bool
     private let onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
 
     init(
         attack: Attack, routes: [String: UInt16], upstream upstreamAddress: ListenAddress, defaultHost: String?, site: (any HTTPApplication)?,
-        log: EventLog, factory: CertificateFactory, keyLog: KeyLog?, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
+        log: EventLog, factory: CertificateFactory, keyLog: KeyLog?, keepsFlows: Bool, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
     ) throws {
+        self.keepsFlows = keepsFlows
         self.onFlowEnd = onFlowEnd
         self.attack = attack
         self.routes = routes
@@ -42,7 +44,7 @@ final class Interception: Sendable {
         }
     }
 
-    /// Every connection handled so far.
+    /// Every connection handled so far (none when it keeps no flows).
     var flows: [InterceptedFlow] { recorded.withLock { $0 } }
 
     // MARK: - One connection
@@ -50,7 +52,8 @@ final class Interception: Sendable {
     func intercept(_ socket: Socket, number: Int) {
         let stream = log.makeStream(.proxy)
         // Published at once and updated as it goes: what the attacker read is visible the moment it is read.
-        let flow = FlowRecord(in: recorded)
+        // A flow that is not kept lives in a store of its own, freed when the connection ends.
+        let flow = FlowRecord(in: keepsFlows ? recorded : Locked([]))
         flow.update { $0.number = number }
         defer { onFlowEnd?(flow.current) }
         do {

@@ -19,10 +19,13 @@ public final class OriginServer: Sendable {
         /// Off, the server waits for the client to close first: lesson runs keep it off, because their
         /// client always closes first then, so every transcript ends the same way.
         public var closesAfterResponse: Bool
+        /// How many of the latest requests `requestsReceived` keeps: nil keeps all (a lesson's few); a server
+        /// that runs all day (a live lab) keeps a window.
+        public var keptRequests: Int?
 
         public init(
             application: any HTTPApplication, identity: Identity, chain: [Certificate], versions: ClosedRange<TLSVersion> = .tls12 ... .tls13,
-            clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0, closesAfterResponse: Bool = false
+            clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0, closesAfterResponse: Bool = false, keptRequests: Int? = nil
         ) {
             self.application = application
             self.identity = identity
@@ -31,6 +34,7 @@ public final class OriginServer: Sendable {
             self.clientAuthorities = clientAuthorities
             self.sessionTickets = sessionTickets
             self.closesAfterResponse = closesAfterResponse
+            self.keptRequests = keptRequests
         }
     }
 
@@ -45,7 +49,8 @@ public final class OriginServer: Sendable {
         if configuration.sessionTickets > 0 { try context.sendSessionTickets(configuration.sessionTickets) }
         log.register(configuration.chain + [configuration.identity.certificate] + (configuration.clientAuthorities ?? []))
         let service = OriginService(
-            context: context, application: configuration.application, log: log, closesAfterResponse: configuration.closesAfterResponse)
+            context: context, application: configuration.application, log: log, closesAfterResponse: configuration.closesAfterResponse,
+            keptRequests: configuration.keptRequests)
         self.service = service
         // The handler holds the service, never the server: a server dropped while a connection arrives
         // stops its listener (joining that connection's thread) while the service stays alive for it.
@@ -54,7 +59,7 @@ public final class OriginServer: Sendable {
 
     public var port: UInt16 { listener.port }
 
-    /// "POST /login" for every request that reached the application, in arrival order.
+    /// "POST /login" for every request that reached the application (the latest `keptRequests`), in arrival order.
     public var requestsReceived: [String] { service.requestsReceived }
 
     /// Stops listening and joins every thread; open connections are cut.

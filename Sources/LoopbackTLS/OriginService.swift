@@ -8,15 +8,17 @@ final class OriginService: Sendable {
     private let log: EventLog
     private let received = Locked<[String]>([])
     private let closesAfterResponse: Bool
+    private let keptRequests: Int?
 
-    init(context: TLSContext, application: any HTTPApplication, log: EventLog, closesAfterResponse: Bool) {
+    init(context: TLSContext, application: any HTTPApplication, log: EventLog, closesAfterResponse: Bool, keptRequests: Int?) {
         self.context = context
         self.app = application
         self.log = log
         self.closesAfterResponse = closesAfterResponse
+        self.keptRequests = keptRequests
     }
 
-    /// "POST /login" for every request that reached the application, in arrival order.
+    /// "POST /login" for every request that reached the application (the latest `keptRequests`), in arrival order.
     var requestsReceived: [String] { received.withLock { $0 } }
 
     func serve(_ socket: Socket) {
@@ -39,7 +41,10 @@ final class OriginService: Sendable {
                 return stream.record(.peerVanished(during: "the request"))
             }
             let line = request.requestTarget.map { "\($0.method) \($0.path)" } ?? request.startLine
-            received.withLock { $0.append(line) }
+            received.withLock { received in
+                received.append(line)
+                if let keptRequests, received.count > keptRequests { received.removeFirst() }
+            }
             stream.record(.requestReceived(summary: app.describe(request)))
             let response = app.respond(to: request)
             try connection.write(response.serialized[...], summary: response.summary)

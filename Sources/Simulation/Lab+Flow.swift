@@ -1,6 +1,29 @@
 import LoopbackTLS
 
 extension Lab {
+    /// The latest connections a lab keeps, and how many it has seen in all.
+    public struct FlowWindow: Sendable {
+        /// How many of the latest connections a lab keeps: many screens' worth, and a few megabytes at most even
+        /// when every client sends the longest texts a flow keeps.
+        public static let size = 200
+
+        /// The latest connections, oldest first: at most `size`.
+        public private(set) var flows: [Flow] = []
+        /// Every connection the lab has seen, kept or not.
+        public private(set) var total = 0
+
+        public init() {}
+
+        /// Connections older than `flows` that the lab no longer keeps.
+        public var dropped: Int { total - flows.count }
+
+        mutating func append(_ flow: Flow) {
+            if flows.count == Self.size { flows.removeFirst() }
+            flows.append(flow)
+            total += 1
+        }
+    }
+
     /// One connection to the live lab's attacker, as the proxy saw it: what identifies the connection,
     /// and only what the proxy observed, with what that can mean.
     public struct Flow: Sendable, Equatable, CustomStringConvertible {
@@ -46,22 +69,30 @@ extension Lab {
         public let clientAlert: String?
         public let upstreamFailure: String?
 
+        /// Each text a client chose (a host, a header, a password) is kept up to this many characters, and
+        /// ALPN up to `keptProtocols` protocols, so a flow stays small whatever a client sends.
+        public static let keptCharacters = 200
+        public static let keptProtocols = 16
+
         init(_ flow: InterceptedFlow, secret: String) {
             number = flow.number
-            host = flow.host
-            connectTarget = flow.connectTarget
-            serverName = flow.serverName
-            offeredProtocols = flow.offeredProtocols
+            host = flow.host.map(Self.clipped)
+            connectTarget = flow.connectTarget.map(Self.clipped)
+            serverName = flow.serverName.map(Self.clipped)
+            offeredProtocols = flow.offeredProtocols.map { protocols in
+                protocols.prefix(Self.keptProtocols).map(Self.clipped) + (protocols.count > Self.keptProtocols ? ["…"] : [])
+            }
             presentedChain = flow.presentedChain
             clientAlert = flow.clientAlert
             upstreamFailure = flow.upstreamFailure
             let request = HTTPMessage.first(in: flow.plaintextFromClient)
-            userAgent = request?.header("User-Agent")
-            let password = request.flatMap { BankApp.form($0.body)["password"] }.flatMap { $0.isEmpty ? nil : $0 }
+            let requestLine = request.map { Self.clipped($0.startLine) }
+            userAgent = request?.header("User-Agent").map(Self.clipped)
+            let password = request.flatMap { BankApp.form($0.body)["password"] }.flatMap { $0.isEmpty ? nil : Self.clipped($0) }
             let plaintext = String(decoding: flow.plaintextFromClient, as: UTF8.self)
             stolenSecret = password ?? (!secret.isEmpty && plaintext.contains(secret) ? secret : nil)
             if let answer = flow.answer {
-                outcome = .answered(requestLine: request?.startLine, status: answer)
+                outcome = .answered(requestLine: requestLine, status: Self.clipped(answer))
             } else if let refusal = flow.refusal {
                 outcome = .notRouted(reason: refusal)
             } else if flow.presentedChain.isEmpty {
@@ -70,11 +101,20 @@ extension Lab {
                     ? .passedThrough(encryptedBytes: flow.opaqueBytes.fromClient + flow.opaqueBytes.fromOrigin) : .endedBeforeCertificate
             } else if !flow.clientAccepted {
                 outcome = .refused
-            } else if let request {
-                outcome = .read(requestLine: request.startLine, userAgent: userAgent)
+            } else if let requestLine {
+                outcome = .read(requestLine: requestLine, userAgent: userAgent)
             } else {
                 outcome = flow.relayTimedOut ? .idleAfterHandshake : .closedAfterHandshake
             }
+        }
+
+        /// `text` up to `keptCharacters` (counted in Unicode scalars, so no character can hide a long tail), then "…".
+        static func clipped(_ text: String) -> String {
+            let scalars = text.unicodeScalars
+            guard scalars.count > keptCharacters else { return text }
+            var kept = String.UnicodeScalarView(scalars.prefix(keptCharacters - 1))
+            kept.append("…")
+            return String(kept)
         }
 
         /// "#2 CONNECT bank.test:443", "#3 transparent TLS", "#4 plain HTTP": the connection's number and how it came.

@@ -11,6 +11,10 @@ import PKI
 /// attacker's CA" a command trusts is always the one that signs the forgeries. The proxy listens for
 /// transparent TLS, HTTP CONNECT (to the lesson's bank only) and plain HTTP (its "Wi-Fi security profile"
 /// page, which offers that CA) on one port.
+///
+/// A lab left running all day does not grow with the connections it sees: it keeps the latest
+/// `FlowWindow.size` flows and as many of the bank's requests, no events, and nothing else of a connection
+/// after it ends; what connections freed goes back to the system.
 public final class Lab: Sendable {
     /// One ready-to-paste command: the AFSecurityPolicy setting it behaves like, what it shows, and that
     /// outcome in a form a test can check against the real client.
@@ -49,13 +53,15 @@ public final class Lab: Sendable {
     private let lock: LabDirectoryLock
     private let origin: OriginServer
     private let proxy: InterceptingProxy
-    private let flowLog = Locked<[Flow]>([])
+    private let flowLog = Locked(FlowWindow())
 
-    /// Every intercepted connection so far, oldest first.
-    public var flows: [Flow] { flowLog.withLock { $0 } }
+    /// The latest intercepted connections, and how many there were in all.
+    public var flowWindow: FlowWindow { flowLog.withLock { $0 } }
+    /// The latest intercepted connections (at most `FlowWindow.size`), oldest first.
+    public var flows: [Flow] { flowWindow.flows }
 
     public var originPort: UInt16 { origin.port }
-    /// Requests that reached the bank ("POST /login").
+    /// Requests that reached the bank ("POST /login"), the latest `FlowWindow.size`.
     public var requestsReceived: [String] { origin.requestsReceived }
     public var proxyPort: UInt16 { proxy.port }
     /// The lab's attacker CA: what a device must trust for the forgeries to pass.
@@ -68,7 +74,7 @@ public final class Lab: Sendable {
     /// Takes `directory` (refusing one a running lab holds), builds the world there, reusing the PKI a
     /// lab left in it when it still fits this lesson unless `fresh`, writes it, and starts the origin and the proxy.
     /// - Parameter address: 127.0.0.1 unless a person asked for another (anyone who can reach it can connect).
-    /// - Parameter onFlow: each intercepted connection, when it ends (the live log); also kept in `flows`.
+    /// - Parameter onFlow: each intercepted connection, when it ends (the live log); the latest are kept in `flowWindow`.
     public init(
         _ scenario: Scenario, directory: String, address: ListenAddress = .loopback, port: UInt16 = 0, fresh: Bool = false,
         onFlow: @escaping @Sendable (Flow) -> Void
@@ -85,21 +91,25 @@ public final class Lab: Sendable {
         ]
         let commandsFile = directory + "/commands.txt"
         files = try PKIExport.write(world, to: directory) + [commandsFile]
-        let log = EventLog()
+        // The screens show flows, never events: a log that keeps none does not grow with the connections.
+        let log = EventLog(keepsEvents: false)
         var bank = ScenarioRunner.originConfiguration(scenario, world)
         bank.closesAfterResponse = true  // real clients may read to the end of the stream
+        bank.keptRequests = FlowWindow.size
         origin = try OriginServer(bank, log: log, address: address)
         let secret = scenario.request.secret
         let flowLog = flowLog
+        let memory = FreedMemory()
         do {
             proxy = try InterceptingProxy(
                 attack: .forge(authority: attackerAuthority), routes: [scenario.server.host: origin.port], defaultHost: scenario.server.host,
                 site: ProfileSite(authority: attackerAuthority.certificate, bankHost: scenario.server.host), log: log, factory: world.factory,
-                address: address, port: port,
+                address: address, port: port, keepsFlows: false,
                 onFlowEnd: { intercepted in
                     let flow = Flow(intercepted, secret: secret)
                     flowLog.withLock { $0.append(flow) }
                     onFlow(flow)
+                    memory.connectionEnded()
                 })
         } catch {
             origin.stop()
@@ -222,5 +232,24 @@ public final class Lab: Sendable {
 extension Lab.Command {
     init(title: String, policy: String, line: String, expectation: (words: String, outcome: Lab.Outcome)) {
         self.init(title: title, policy: policy, line: line, expected: expectation.words, outcome: expectation.outcome)
+    }
+}
+
+/// Hands memory that ended connections freed back to the system, at most once a second (each time costs the
+/// next connections page faults). The C library keeps freed memory for reuse, scattered over its per-thread
+/// arenas; without this, a lab's size creeps up over a day of connections on many threads.
+private final class FreedMemory: Sendable {
+    /// glibc's `malloc_trim`, found at run time (Swift's Glibc module leaves out `<malloc.h>`); nil with another C library.
+    private static let trim = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim").map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
+    private let lastTrim = Locked<ContinuousClock.Instant?>(nil)
+
+    func connectionEnded() {
+        let now = ContinuousClock.now
+        let due = lastTrim.withLock { last in
+            guard last.map({ now - $0 >= .seconds(1) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { _ = Self.trim?(0) }
     }
 }

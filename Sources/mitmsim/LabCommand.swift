@@ -77,7 +77,7 @@ extension MitmSim {
                     try ConsoleApp.runLab(
                         ConsoleState.LabView(
                             title: "world of '\(lesson.id)', attacker on \(lab.address):\(lab.proxyPort)",
-                            commands: commands), flows: { lab.flows })
+                            commands: commands), window: { lab.flowWindow })
                 } catch let error as TerminalError {
                     lab.stop()
                     throw BadInput("\(error)")

@@ -110,7 +110,7 @@ struct ConsoleRenderTests {
         var state = ConsoleState(catalog: [])
         state.screen = .lab
         state.lab = ConsoleState.LabView(title: "world of '\(scenario.id)'", commands: lab.commands)
-        state.lab?.flows = lab.flows
+        state.lab?.window = lab.flowWindow
         let screen = render(state, size: Size(columns: 120, rows: 30))
         let lines = screen.text.components(separatedBy: "\n")
         let refused = try #require(lines.firstIndex { $0.contains("REFUSED") })
