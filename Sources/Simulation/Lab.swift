@@ -154,7 +154,17 @@ public final class Lab: Sendable {
     private var listenHost: String { "\(address)" }
     private var proxyAddress: String { "\(listenHost):\(proxyPort)" }
 
-    private func path(_ id: String) -> String { directory + "/" + id + ".pem" }
+    /// A file of the lab's directory, quoted for the shell.
+    private func path(_ id: String) -> String { Self.shellQuoted(directory + "/" + id + ".pem") }
+
+    /// `text` as one shell word that means exactly `text`: as it is when it has nothing a shell reads, else in
+    /// single quotes (a quote inside written '\''), so a lesson's body or a directory's name cannot run anything.
+    static func shellQuoted(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "@%+=:,./_-".unicodeScalars.contains($0)) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 
     /// The commands, with outcomes judged anew on every read (about a dozen trust evaluations): read once.
     public var commands: [Command] {
@@ -167,29 +177,35 @@ public final class Lab: Sendable {
         let body = scenario.request.body
         // A bank that requires a client certificate gets the app's (two-way TLS); the proxy never asks for it.
         let client = scenario.server.requireClientCertificate ? world.client.map { directory + "/" + $0.id } : nil
-        let curlIdentity = client.map { " --cert \($0).pem --key \($0).key" } ?? ""
-        let opensslIdentity = client.map { " -cert \($0).pem -key \($0).key" } ?? ""
-        let pythonIdentity = client.map { "; context.load_cert_chain('\($0).pem', '\($0).key')" } ?? ""
+        let identity = client.map { (certificate: Self.shellQuoted($0 + ".pem"), key: Self.shellQuoted($0 + ".key")) }
+        let curlIdentity = identity.map { " --cert \($0.certificate) --key \($0.key)" } ?? ""
+        let opensslIdentity = identity.map { " -cert \($0.certificate) -key \($0.key)" } ?? ""
         let target = scenario.request.path
         let proxyAddress = proxyAddress
-        let login = "-d '\(body)' https://\(host)\(target)"
+        let proxyURL = Self.shellQuoted("http://" + proxyAddress)
+        let data = "-d " + Self.shellQuoted(body)
+        let login = "\(data) " + Self.shellQuoted("https://\(host)\(target)")
         let pin = world.server.leaf.certificate.publicKeyPin
-        let python = { (context: String) in
-            "python3 -c \"import ssl, urllib.request as u; context = \(context)\(pythonIdentity); "
-                + "opener = u.build_opener(u.ProxyHandler({'https': 'http://\(proxyAddress)'}), u.HTTPSHandler(context=context)); "
-                + "print(opener.open('https://\(host)\(target)', data=b'\(body)').read().decode())\""
+        // Python takes every value from its arguments, so its code is the same whatever the lesson says.
+        let python = { (context: String, cafile: String?) in
+            "python3 -c \"import sys, ssl, urllib.request as u; url, body, proxy = sys.argv[1:4]; context = \(context)"
+                + (identity == nil ? "" : "; context.load_cert_chain(sys.argv[4], sys.argv[5])")
+                + "; opener = u.build_opener(u.ProxyHandler({'https': proxy}), u.HTTPSHandler(context=context)); "
+                + "print(opener.open(url, data=body.encode()).read().decode())\" "
+                + [Self.shellQuoted("https://\(host)\(target)"), Self.shellQuoted(body), proxyURL].joined(separator: " ")
+                + (identity.map { " \($0.certificate) \($0.key)" } ?? "") + (cafile.map { " " + $0 } ?? "")
         }
-        let resolve = { (port: UInt16) in "--resolve \(host):\(port):\(self.listenHost)" }
+        let resolve = { (port: UInt16) in "--resolve " + Self.shellQuoted("\(host):\(port):\(self.listenHost)") }
         let defaultPolicy = "defaultPolicy (pinning none, allowInvalidCertificates NO, validatesDomainName YES)"
         let trustsOnly = "on a device that trusts only \(anchorWords)"
         return [
             Command(
                 title: "curl through the attacker, trusting only \(anchorWords)", policy: "\(defaultPolicy) \(trustsOnly)",
-                line: "curl\(curlIdentity) --proxy http://\(proxyAddress) --cacert \(legitRoot) \(login)",
+                line: "curl\(curlIdentity) --proxy \(proxyURL) --cacert \(legitRoot) \(login)",
                 expectation: expectations.curl(.throughAttacker, trusting: anchor.certificate)),
             Command(
                 title: "curl -k through the attacker", policy: "allowInvalidCertificates YES, validatesDomainName NO (-k checks neither chain nor host)",
-                line: "curl -k\(curlIdentity) --proxy http://\(proxyAddress) \(login)",
+                line: "curl -k\(curlIdentity) --proxy \(proxyURL) \(login)",
                 expectation: expectations.curl(.throughAttacker, trusting: nil)),
             Command(
                 title: "curl -k with the real leaf's key pinned",
@@ -197,34 +213,34 @@ public final class Lab: Sendable {
                     "SSLPinningMode publicKey with the real leaf pinned and allowInvalidCertificates YES (that is what -k means: no chain, "
                     + "date or host check); curl compares the pin with the leaf's key only, where AFSecurityPolicy accepts "
                     + "a pinned key on any certificate of the chain",
-                line: "curl -k\(curlIdentity) --pinnedpubkey '\(pin)' --proxy http://\(proxyAddress) \(login)",
+                line: "curl -k\(curlIdentity) --pinnedpubkey '\(pin)' --proxy \(proxyURL) \(login)",
                 expectation: expectations.curl(.throughAttacker, trusting: nil, pinning: world.server.leaf.certificate)),
             Command(
                 title: "curl straight to the bank", policy: "\(defaultPolicy) \(trustsOnly), no attacker on the path",
-                line: "curl\(curlIdentity) \(resolve(originPort)) --cacert \(legitRoot) -d '\(body)' https://\(host):\(originPort)\(target)",
+                line: "curl\(curlIdentity) \(resolve(originPort)) --cacert \(legitRoot) \(data) \(Self.shellQuoted("https://\(host):\(originPort)\(target)"))",
                 expectation: expectations.curl(.straightToTheBank, trusting: anchor.certificate)),
             Command(
                 title: "curl when the network routes \(host) to the attacker (transparent)", policy: "\(defaultPolicy) \(trustsOnly)",
-                line: "curl\(curlIdentity) \(resolve(proxyPort)) --cacert \(legitRoot) -d '\(body)' https://\(host):\(proxyPort)\(target)",
+                line: "curl\(curlIdentity) \(resolve(proxyPort)) --cacert \(legitRoot) \(data) \(Self.shellQuoted("https://\(host):\(proxyPort)\(target)"))",
                 expectation: expectations.curl(.throughAttacker, trusting: anchor.certificate)),
             Command(
                 title: "openssl s_client against the attacker, trusting only \(anchorWords)", policy: "\(defaultPolicy) \(trustsOnly)",
                 line:
-                    "openssl s_client\(opensslIdentity) -connect \(proxyAddress) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(legitRoot) </dev/null",
+                    "openssl s_client\(opensslIdentity) -connect \(Self.shellQuoted(proxyAddress)) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(legitRoot) </dev/null",
                 expectation: expectations.opensslHandshake(trusting: anchor.certificate)),
             Command(
                 title: "openssl s_client trusting the attacker's CA (as if the user installed it)",
                 policy: "\(defaultPolicy) on a device whose trust store holds the attacker's CA",
                 line:
-                    "openssl s_client\(opensslIdentity) -connect \(proxyAddress) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(path(Lab.attackerCAID)) </dev/null",
+                    "openssl s_client\(opensslIdentity) -connect \(Self.shellQuoted(proxyAddress)) -servername \(host) -verify_return_error -verify_hostname \(host) -CAfile \(path(Lab.attackerCAID)) </dev/null",
                 expectation: expectations.opensslHandshake(trusting: attackerCA)),
             Command(
                 title: "Python urllib through the attacker, trusting only \(anchorWords)", policy: "\(defaultPolicy) \(trustsOnly)",
-                line: python("ssl.create_default_context(cafile='\(legitRoot)')"),
+                line: python("ssl.create_default_context(cafile=sys.argv[-1])", legitRoot),
                 expectation: expectations.python(trusting: anchor.certificate)),
             Command(
                 title: "Python urllib with CERT_NONE", policy: "allowInvalidCertificates YES, validatesDomainName NO (CERT_NONE checks neither chain nor host)",
-                line: python("ssl._create_unverified_context()"), expectation: expectations.python(trusting: nil)),
+                line: python("ssl._create_unverified_context()", nil), expectation: expectations.python(trusting: nil)),
         ]
     }
 }

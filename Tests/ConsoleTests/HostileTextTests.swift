@@ -118,7 +118,7 @@ import Testing
             var state = ConsoleState(catalog: [])
             state.screen = .lab
             state.lab = ConsoleState.LabView(title: "world of '\(lesson.id)'", commands: lab.commands)
-            state.lab?.flows = lab.flows
+            state.lab?.window = lab.flowWindow
             let screen = render(state, size: Size(columns: 250, rows: 40))
             expectNothingSteers(screen, "the lab screen")
             for shown in [#"User-Agent 'curl\e]0;pwned\a'"#, #"READ POST\e[2J /login"#, #"CONNECT \e[2Jevil:443"#, #"SNI 'evil\e[2J'"#] {

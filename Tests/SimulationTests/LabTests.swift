@@ -47,6 +47,26 @@ import Testing
         }
     }
 
+    @Test func aBodyWithQuotesAndCommandSubstitutionIsSentAsWrittenAndRunsNothing() throws {
+        let marker = NSTemporaryDirectory() + "mitmsim-lab-ran-\(UUID().uuidString)"
+        var scenario = try ScenarioLoader.load("\(CatalogTests.scenarios)/02-forged-untrusted-ca.yaml")
+        let password = "it's $(touch \(marker))`touch \(marker)`"
+        scenario.request.body = "username=alice&password=" + password
+        scenario.request.secret = password
+        let directory = NSTemporaryDirectory() + "mitmsim-lab it's \(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lab = try Lab(scenario, directory: directory) { _ in }
+        defer { lab.stop() }
+
+        for title in ["curl -k through the attacker", "Python urllib with CERT_NONE"] {
+            let outcome = try Subprocess.paste(command(lab, title))
+            #expect(outcome.status == 0, "\(title): \(outcome.output)")
+        }
+        #expect(eventually(lab, contains: "STOLEN password '\(password)'"))
+        #expect(lab.flows.filter { $0.stolenSecret == password }.count == 2, "\(lab.flows.map(\.description))")
+        #expect(!FileManager.default.fileExists(atPath: marker), "a printed command ran what the lesson's body says")
+    }
+
     @Test func curlDashKWithThePinnedKeyStillRefusesWithExit90() throws {
         try withLab { lab in
             let outcome = try Subprocess.paste(command(lab, "curl -k with the real leaf's key pinned"))
