@@ -8,7 +8,7 @@ import Foundation
 public struct InputMutator {
     private var random: SplitMix64
 
-    public init(seed: UInt64) { random = SplitMix64(state: seed) }
+    public init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     // MARK: - YAML lessons
 
@@ -137,10 +137,12 @@ public struct InputMutator {
 }
 
 /// SplitMix64: small, fast and the same everywhere, unlike the system generator.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
 
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackTLS
 import PKI
+import TestSupport
 import Testing
 
 /// `mitmsim lab` left running as a teacher leaves it through a school day, under thousands of clients on
@@ -176,7 +177,7 @@ struct SoakClients: Sendable {
                 for _ in 0..<curlRuns { tally.update { $0.curlFailures += runCurl().map { [$0] } ?? [] } }
                 return
             }
-            var random = SplitMix(seed: UInt64(worker))
+            var random = SplitMix64(seed: UInt64(worker))
             for index in stride(from: worker, to: count, by: 8) {
                 let kind = Kind.allCases[index % Kind.allCases.count]
                 let outcome = connect(kind, random: &random)
@@ -198,7 +199,7 @@ struct SoakClients: Sendable {
 
     enum Outcome { case signedIn, refused, other }
 
-    func connect(_ kind: Kind, random: inout SplitMix) -> Outcome {
+    func connect(_ kind: Kind, random: inout SplitMix64) -> Outcome {
         switch kind {
         case .signIn: return exchange(.direct(port: port), Self.login, accept: true)
         case .signInThroughConnect: return exchange(.httpProxy(port: port), Self.login, accept: true)
@@ -327,19 +328,4 @@ struct RawConnection {
     }
 
     func close() { Glibc.close(descriptor) }
-}
-
-/// A seeded generator, so the garbage is the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
