@@ -1,7 +1,7 @@
-/// Leaks LeakSanitizer finds in the toolchain's libraries, none in mitmsim's code, so that
+/// Leaks LeakSanitizer finds in the toolchain's and the system's libraries, none in mitmsim's code, so that
 /// `swift test --sanitize=address` reports only ours: Foundation's file reading loses its buffer when a
-/// file is empty, `Process.run` never frees one weak reference, and XCTest's entry point keeps its suite
-/// runs. The sanitizer runtime calls these functions by their C names; a build without the sanitizer never does.
+/// file is empty, `Process.run` never frees one weak reference, XCTest's entry point keeps its suite
+/// runs, and ncurses keeps the screen it began when `newterm` refuses a terminal. The sanitizer runtime calls these functions by their C names; a build without the sanitizer never does.
 ///
 /// It lives in this module because both the `mitmsim` executable and the test bundle link it.
 @_cdecl("__lsan_default_suppressions")
@@ -11,6 +11,7 @@ public func leakSanitizerSuppressions() -> UnsafePointer<UInt8> {
         leak:readBytesFromFile
         leak:7ProcessC3runyyKF
         leak:XCTMainMisc
+        leak:new_prescr
 
         """
     return suppressions.utf8Start
