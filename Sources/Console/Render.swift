@@ -412,7 +412,7 @@ struct Canvas {
             ("p", "cycle the pinning mode: none, publicKey, certificate"),
             ("P", "choose the pinned certificates"),
             ("A", "cycle the attack"),
-            ("t", "attacker's CA on the device: installed, then full trust off, then removed"),
+            ("t", "the attacker's CA: installed, then full trust off, then removed"),
             ("c", "clock: the lesson's time, or a day after the server's leaf expires"),
             ("D", "domain: the host, or nil (the policy is not told the host)"),
             ("v", "the server's TLS versions: any, 1.2 only, 1.3 only"),
