@@ -1,4 +1,5 @@
 internal import COpenSSL
+import PKI
 
 /// Reads the fields of TLS handshake messages that a learner looks for (RFC 8446 §4, RFC 5246 §7.4).
 ///

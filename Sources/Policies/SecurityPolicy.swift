@@ -4,6 +4,8 @@ import PKI
 ///
 /// The decision procedure is in `SecurityPolicy+Evaluate.swift`; `Docs/policy.md` explains it.
 public struct SecurityPolicy: Sendable, Equatable {
+    /// Which release's `AFSecurityPolicy.m` decides (default: 4.x, also 3.x).
+    public var version: AFNetworkingVersion
     /// AF: `SSLPinningMode` (default none).
     // swift-format-ignore: AlwaysUseLowerCamelCase
     // AFNetworking's property name, kept verbatim so learners can compare.
@@ -14,14 +16,19 @@ public struct SecurityPolicy: Sendable, Equatable {
     public var validatesDomainName: Bool
     /// AF: `pinnedCertificates`, an `NSSet` of DER data; a set here too, so duplicates count once.
     public var pinnedCertificates: Set<Certificate>
+    /// AF 2.1–2.5.4: `validatesCertificateChain` (default YES): every certificate of the chain (or its key)
+    /// must be pinned, not just one. Releases without the property ignore it.
+    public var validatesCertificateChain: Bool
 
     /// AF: `pinnedPublicKeys`, derived from `pinnedCertificates` (their SubjectPublicKeyInfo DER).
     public var pinnedPublicKeys: Set<[UInt8]> { Set(pinnedCertificates.map(\.publicKeyInfo)) }
 
     public init(
-        SSLPinningMode: SSLPinningMode = .none, allowInvalidCertificates: Bool = false, validatesDomainName: Bool = true,
-        pinnedCertificates: Set<Certificate> = []
+        version: AFNetworkingVersion = .v4, SSLPinningMode: SSLPinningMode = .none, allowInvalidCertificates: Bool = false,
+        validatesDomainName: Bool = true, validatesCertificateChain: Bool = true, pinnedCertificates: Set<Certificate> = []
     ) {
+        self.version = version
+        self.validatesCertificateChain = validatesCertificateChain
         self.SSLPinningMode = SSLPinningMode
         self.allowInvalidCertificates = allowInvalidCertificates
         self.validatesDomainName = validatesDomainName

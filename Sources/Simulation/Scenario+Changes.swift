@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTLS
+import PKI
 
 extension Scenario {
     /// Each setting of this scenario that differs from `lesson`, as "setting before → after": the

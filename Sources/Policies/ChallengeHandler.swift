@@ -1,0 +1,10 @@
+/// Who answers the URLSession's server-trust challenge (`URLSession:didReceiveChallenge:completionHandler:`).
+public enum ChallengeHandler: String, Hashable, Sendable, CaseIterable {
+    /// AFNetworking's `AFURLSessionManager` with no app block: the security policy decides;
+    /// YES → `UseCredential`, NO → `CancelAuthenticationChallenge` (NSURLError -999).
+    case afnetworking
+    /// The articles' block: `UseCredential` with `credentialForTrust:` for every challenge, evaluating nothing.
+    case acceptAll
+    /// No delegate method: `PerformDefaultHandling`, the system's own evaluation (NSURLError -1202 when it fails).
+    case systemDefault
+}
