@@ -16,7 +16,7 @@ extension Certificate {
     }
 
     /// True when the key is at least `rsa` bits for RSA or `ec` bits for EC; other algorithms pass, as with Apple.
-    func keyIsAtLeast(rsa: Int, ec: Int) -> Bool {
+    package func keyIsAtLeast(rsa: Int, ec: Int) -> Bool {
         let (algorithm, bits) = keyStrength
         switch algorithm {
         case .rsa: return bits >= rsa
@@ -25,12 +25,19 @@ extension Certificate {
         }
     }
 
-    /// "SHA-1", "MD5": the digest of this certificate's signature when it is one Apple counts as weak, else nil.
-    var weakSignatureDigest: String? {
+    /// "SHA-256", "SHA-1": the digest this certificate's signature was made with, or nil when its algorithm
+    /// names none of these (Ed25519 has no separate digest).
+    package var signatureDigest: String? {
         var digest: Int32 = NID_undef
         guard OBJ_find_sigid_algs(X509_get_signature_nid(x509), &digest, nil) == 1 else { return nil }
-        return [NID_md2: "MD2", NID_md4: "MD4", NID_md5: "MD5", NID_sha1: "SHA-1"][digest]
+        return [
+            NID_md2: "MD2", NID_md4: "MD4", NID_md5: "MD5", NID_sha1: "SHA-1", NID_sha224: "SHA-224", NID_sha256: "SHA-256",
+            NID_sha384: "SHA-384", NID_sha512: "SHA-512",
+        ][digest]
     }
+
+    /// "SHA-1", "MD5": the digest of this certificate's signature when it is one Apple counts as weak, else nil.
+    var weakSignatureDigest: String? { signatureDigest.flatMap { ["MD2", "MD4", "MD5", "SHA-1"].contains($0) ? $0 : nil } }
 
     /// True when its own key verifies its signature, as Apple tests for a self-signed certificate.
     var isSelfSigned: Bool { isSelfIssued && isSigned(by: self) }

@@ -41,6 +41,11 @@ extension Identity {
             guard (1...Self.pkcs12IterationLimit).contains(count) else {
                 throw PKIError.badPKCS12(path: source, detail: "it asks for \(count) MAC iterations; mitmsim allows 1 to \(Self.pkcs12IterationLimit)")
             }
+            // PKCS12_parse fails alike for a wrong password and a damaged file; the MAC tells them apart, as
+            // SecPKCS12Import's errSecAuthFailed does. An empty password may also mean none, as PKCS12_parse allows.
+            guard PKCS12_verify_mac(bundle, password, -1) == 1 || (password.isEmpty && PKCS12_verify_mac(bundle, nil, 0) == 1) else {
+                throw PKIError.wrongPKCS12Password(path: source)
+            }
             var key: OpaquePointer? = nil
             var x509: OpaquePointer? = nil
             // On failure PKCS12_parse frees and clears both itself.

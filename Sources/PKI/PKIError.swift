@@ -13,6 +13,8 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedCertificate(path: String, index: Int, detail: String)
     case malformedKey(path: String, detail: String)
     case badPKCS12(path: String, detail: String)
+    /// The password does not verify the file's MAC: what `SecPKCS12Import` reports as errSecAuthFailed.
+    case wrongPKCS12Password(path: String)
     case unsupportedKey(operation: String, key: String)
     case invalidSpec(label: String, field: String, reason: String)
     case openSSL(operation: String, details: [String])
@@ -42,6 +44,8 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): not a valid private key (\(detail)); expected PEM (-----BEGIN PRIVATE KEY-----)"
         case .badPKCS12(let path, let detail):
             return "\(path): not a PKCS#12 identity that this password opens (\(detail))"
+        case .wrongPKCS12Password(let path):
+            return "\(path): the password does not open this PKCS#12 file (its MAC does not verify with it)"
         case .unsupportedKey(let operation, let key):
             return "\(operation) needs an EC key, not \(key)"
         case .invalidSpec(let label, let field, let reason):

@@ -13,7 +13,8 @@ public struct AppTransportSecurity: Sendable, Equatable {
         public var allowsInsecureHTTPLoads: Bool
         /// `NSExceptionMinimumTLSVersion` (default `TLSv1.2`).
         public var minimumTLSVersion: TLSVersion
-        /// `NSExceptionRequiresForwardSecrecy` (default YES); NO also drops the certificate key-size and hash rule.
+        /// `NSExceptionRequiresForwardSecrecy` (default YES); NO also drops the certificate key-size rule, not the
+        /// hash rule nor the TLS version rule.
         public var requiresForwardSecrecy: Bool
 
         public init(
@@ -31,7 +32,7 @@ public struct AppTransportSecurity: Sendable, Equatable {
     public var linkedBeforeIOS9: Bool
     /// `NSAllowsArbitraryLoads` (default NO): ATS off for every domain not listed in `exceptionDomains`.
     public var allowsArbitraryLoads: Bool
-    /// `NSExceptionDomains`, keyed by domain name as written (lowercase).
+    /// `NSExceptionDomains`, keyed by domain name as written (Apple asks for lowercase; hosts match it in any case).
     public var exceptionDomains: [String: ExceptionDomain]
 
     public init(linkedBeforeIOS9: Bool = false, allowsArbitraryLoads: Bool = false, exceptionDomains: [String: ExceptionDomain] = [:]) {

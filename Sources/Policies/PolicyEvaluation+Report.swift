@@ -2,10 +2,12 @@ import Foundation
 import PKI
 
 extension PolicyEvaluation {
-    /// The verdict line: "TRUSTED (decided at chainTrust)" or "NOT TRUSTED: untrustedRoot (decided at chainTrust)".
+    /// The verdict line: "TRUSTED (decided at chainTrust)", "NOT TRUSTED: untrustedRoot (decided at chainTrust)",
+    /// and for the iOS client what the app's task fails with: "…, NSURLError -999 NSURLErrorCancelled".
     public var verdict: String {
         let decided = decidingStep.map { " (decided at \($0.check.rawValue))" } ?? ""
-        return (rejection.map { "NOT TRUSTED: \($0.code)" } ?? "TRUSTED") + decided
+        let error = urlError.map { ", \($0)" } ?? ""
+        return (rejection.map { "NOT TRUSTED: \($0.code)" } ?? "TRUSTED") + decided + error
     }
 
     /// Verdict, every step, and the path: the text a learner reads. Steps and the path name certificates by
@@ -14,7 +16,8 @@ extension PolicyEvaluation {
         ([verdict] + steps.map { "  \($0)" } + ["path: \(path.pathDescription)"]).map { TerminalText.escaped($0) }.joined(separator: "\n")
     }
 
-    /// `{"trusted", "steps": [{"check", "outcome", "detail"}], "path": [{"subject", "sha256"}], "reason"}`, keys sorted.
+    /// `{"trusted", "steps": [{"check", "outcome", "detail"}], "path": [{"subject", "sha256"}], "reason",
+    /// "urlError": {"code", "name"}}`, keys sorted.
     public func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -26,17 +29,20 @@ extension PolicyEvaluation {
 private struct JSONReport: Encodable {
     struct Step: Encodable { let check: String, outcome: String, detail: String }
     struct PathEntry: Encodable { let subject: String, sha256: String }
+    struct URLError: Encodable { let code: Int, name: String }
 
     let trusted: Bool
     let steps: [Step]
     let path: [PathEntry]
     let reason: String?
+    let urlError: URLError?
 
     init(_ evaluation: PolicyEvaluation) {
         trusted = evaluation.isTrusted
         steps = evaluation.steps.map { Step(check: $0.check.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) }
         path = evaluation.path.map { PathEntry(subject: $0.subject.description, sha256: $0.sha256Hex) }
         reason = evaluation.rejection?.code
+        urlError = evaluation.urlError.map { URLError(code: $0.code, name: $0.name) }
     }
 
     func encode(to encoder: Encoder) throws {
@@ -45,7 +51,8 @@ private struct JSONReport: Encodable {
         try container.encode(steps, forKey: .steps)
         try container.encode(path, forKey: .path)
         try container.encode(reason, forKey: .reason)  // null, not absent, when trusted
+        try container.encode(urlError, forKey: .urlError)  // null when trusted or when no app is modelled
     }
 
-    enum CodingKeys: String, CodingKey { case trusted, steps, path, reason }
+    enum CodingKeys: String, CodingKey { case trusted, steps, path, reason, urlError }
 }

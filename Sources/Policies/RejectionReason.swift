@@ -11,13 +11,34 @@ public enum RejectionReason: Hashable, Sendable {
     /// Public-key mode: no key of the path is pinned.
     case pinnedPublicKeyNotInPath
 
-    /// A stable identifier for JSON: the trust failure's code for untrusted chains.
+    // The iOS client's own gates (App Transport Security). Codes follow Apple's errSSLATS… names.
+
+    /// ATS refused an `http://` load (NSURLError -1022).
+    case atsRequiresSecureConnection
+    /// ATS: the negotiated TLS version is below the minimum (errSSLATSMinimumVersionViolation).
+    case atsMinimumVersionViolation
+    /// ATS: the suite is not one ATS accepts (errSSLATSCiphersuiteViolation).
+    case atsCiphersuiteViolation
+    /// ATS: the leaf's key is too short (errSSLATSMinimumKeySizeViolation).
+    case atsMinimumKeySizeViolation
+    /// ATS: the leaf is signed with a digest weaker than SHA-256 (errSSLATSLeafCertificateHashAlgorithmViolation).
+    case atsLeafCertificateHashAlgorithmViolation
+    /// ATS: the system's default evaluation does not trust the chain (errSSLATSCertificateTrustViolation).
+    case atsCertificateTrustViolation(TrustFailure)
+
+    /// A stable identifier for JSON: the trust failure's code for untrusted chains (ATS's own code when ATS refused one).
     public var code: String {
         switch self {
         case .contradictorySettings: "contradictorySettings"
         case .untrustedChain(let failure): failure.kind.code
         case .pinnedCertificateNotInPath: "pinnedCertificateNotInPath"
         case .pinnedPublicKeyNotInPath: "pinnedPublicKeyNotInPath"
+        case .atsRequiresSecureConnection: "atsRequiresSecureConnection"
+        case .atsMinimumVersionViolation: "atsMinimumVersionViolation"
+        case .atsCiphersuiteViolation: "atsCiphersuiteViolation"
+        case .atsMinimumKeySizeViolation: "atsMinimumKeySizeViolation"
+        case .atsLeafCertificateHashAlgorithmViolation: "atsLeafCertificateHashAlgorithmViolation"
+        case .atsCertificateTrustViolation: "atsCertificateTrustViolation"
         }
     }
 }

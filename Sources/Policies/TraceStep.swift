@@ -1,6 +1,7 @@
-/// One branch that `SecurityPolicy.evaluate(serverTrust:forDomain:)` took, with its sentence.
+/// One branch that `SecurityPolicy.evaluate(serverTrust:forDomain:)` or the iOS client around it took, with its sentence.
 public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
-    /// The branches of `-[AFSecurityPolicy evaluateServerTrust:forDomain:]`; raw values are stable names.
+    /// The branches of `-[AFSecurityPolicy evaluateServerTrust:forDomain:]` and of the client's other gates;
+    /// raw values are stable names.
     public enum Check: String, Hashable, Sendable, CaseIterable {
         /// Step 1: allowInvalidCertificates + validatesDomainName + a domain, but nothing pinned → NO.
         case domainGuard
@@ -16,6 +17,27 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
         case pinnedCertificateMatch
         /// Step 5, public-key mode: some key of the path equals a pinned certificate's key.
         case pinnedPublicKeyMatch
+
+        // The iOS client around the policy: App Transport Security, the URLSession challenge, two-way TLS.
+
+        /// ATS, before any connection: `http://` is refused (NSURLError -1022) unless a key allows it.
+        case atsScheme
+        /// ATS, in the handshake: the negotiated TLS version against the minimum (TLS 1.2 unless an exception lowers it).
+        case atsTLSVersion
+        /// ATS, in the handshake: a forward-secret ECDHE suite with AES, or any TLS 1.3 suite.
+        case atsCipherSuite
+        /// ATS, in the handshake: the leaf signed with SHA-256 or better, with an RSA ≥ 2048 or EC ≥ 256 bit key.
+        case atsCertificateStrength
+        /// Who answers the server-trust challenge: AFNetworking's policy, an accept-all block, or the system.
+        case challengeHandler
+        /// The system's default evaluation (SSL policy for the host, device trust store) when no delegate answers.
+        case systemTrust
+        /// What the handler told URLSession: UseCredential, CancelAuthenticationChallenge or PerformDefaultHandling.
+        case challengeDisposition
+        /// ATS, after the handler: the system's default evaluation must trust the chain unless the domain is exempt.
+        case atsServerTrust
+        /// Two-way TLS: the identity the app answers the client-certificate challenge with, from its `.p12`.
+        case clientCertificate
     }
 
     public enum Outcome: String, Hashable, Sendable {

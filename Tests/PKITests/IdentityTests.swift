@@ -26,10 +26,14 @@ struct IdentityTests {
         #expect(subject == "subject=CN = Mobile App Client")
     }
 
-    @Test func theWrongPasswordIsABadPKCS12ErrorNamingTheFile() throws {
+    @Test func theWrongPasswordIsItsOwnErrorNamingTheFileWhileADamagedFileIsABadPKCS12() throws {
         let bytes = try clientIdentity().pkcs12(password: "right")
+        #expect(throws: PKIError.wrongPKCS12Password(path: "client.p12")) { try Identity(pkcs12: bytes, password: "wrong", source: "client.p12") }
+        #expect(
+            PKIError.wrongPKCS12Password(path: "client.p12").description
+                == "client.p12: the password does not open this PKCS#12 file (its MAC does not verify with it)")
         #expect {
-            try Identity(pkcs12: bytes, password: "wrong", source: "client.p12")
+            try Identity(pkcs12: Array(bytes.prefix(bytes.count / 2)), password: "right", source: "client.p12")
         } throws: { error in
             (error as? PKIError)?.description.hasPrefix("client.p12: not a PKCS#12 identity that this password opens") == true
         }

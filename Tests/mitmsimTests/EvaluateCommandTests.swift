@@ -27,7 +27,8 @@ struct EvaluateCommandTests {
             ] + world.at)
         #expect(result.status == 1)
         let json = result.json
-        #expect(Set(json.keys) == ["trusted", "steps", "path", "reason"])
+        #expect(Set(json.keys) == ["trusted", "steps", "path", "reason", "urlError"])
+        #expect(json["urlError"] is NSNull, "a chain evaluated without an app has no URLSession error")
         #expect(json["trusted"] as? Bool == false)
         #expect(json["reason"] as? String == "untrustedRoot")
         let steps = json["steps"] as? [[String: String]] ?? []

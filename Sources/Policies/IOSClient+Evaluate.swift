@@ -1,0 +1,197 @@
+import PKI
+
+extension IOSClient {
+    /// ATS before any connection, for a URL that is not `https://`: `http://` is refused (NSURLError -1022)
+    /// or allowed, the step saying which key decided. Nil for `https://`, whose trace starts in the handshake.
+    public func evaluateLoad(scheme: String, host: String) -> PolicyEvaluation? {
+        guard scheme.lowercased() == "http" else { return nil }
+        let (step, rejection) = ATSRules(ats, host: host).plainHTTP()
+        return PolicyEvaluation(
+            steps: [step], path: [], rejection: rejection, urlError: rejection.map { _ in .appTransportSecurityRequiresSecureConnection })
+    }
+
+    /// The whole client's verdict on the chain a handshake presented: ATS's checks of the connection, the
+    /// challenge handler (with `AFSecurityPolicy`'s own steps when AFNetworking answers), the disposition,
+    /// then ATS's own demand that the system trust the chain.
+    ///
+    /// - Parameters:
+    ///   - serverTrust: the chain as presented, against the device trust store.
+    ///   - negotiated: what the handshake settled, which ATS judges.
+    ///   - host: the URL's host, which ATS and the system evaluation use.
+    ///   - domain: what AFNetworking passes the policy as `forDomain:` (nil when the app passes nil).
+    public func evaluate(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
+        let rules = ATSRules(ats, host: host)
+        var steps = [rules.secureScheme()]
+        // The TLS version and suite are refused in the handshake itself, before any challenge reaches the app.
+        for check in [{ rules.tlsVersion(negotiated.version) }, { rules.cipherSuite(negotiated) }, { rules.certificateStrength(serverTrust.leaf) }] {
+            let (step, rejection) = check()
+            steps.append(step)
+            if let rejection { return PolicyEvaluation(steps: steps, path: [], rejection: rejection, urlError: .secureConnectionFailed) }
+        }
+
+        let answer = answerChallenge(serverTrust: serverTrust, host: host, domain: domain)
+        steps += answer.steps
+        if let reason = answer.leavesNothingToATS {
+            steps.append(TraceStep(.atsServerTrust, .skipped, reason))
+            return PolicyEvaluation(steps: steps, path: answer.path, rejection: answer.rejection, urlError: answer.urlError)
+        }
+        if let exemption = rules.serverTrustExemption {
+            steps.append(TraceStep(.atsServerTrust, .skipped, exemption))
+            return PolicyEvaluation(steps: steps, path: answer.path, rejection: nil)
+        }
+
+        // ATS asks the system's default evaluation even though the handler answered UseCredential.
+        let system = systemEvaluation(serverTrust, host: host)
+        let evaluation = Self.systemEvaluationName(host: host)
+        guard let failure = system.reason else {
+            steps.append(
+                TraceStep(
+                    .atsServerTrust, .note,
+                    "ATS also asks \(evaluation), which trusts the chain: path \(system.path.pathDescription)"
+                        + "\(SecurityPolicy.anchorClause(system)); the handler's answer stands"))
+            return PolicyEvaluation(steps: steps, path: answer.path, rejection: nil)
+        }
+        steps.append(
+            TraceStep(
+                .atsServerTrust, .failed,
+                "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and it does not: "
+                    + "\(SecurityPolicy.failures(system)). \(rules.serverTrustRemedy)"))
+        return PolicyEvaluation(steps: steps, path: system.path, rejection: .atsCertificateTrustViolation(failure), urlError: .secureConnectionFailed)
+    }
+
+    // MARK: - The challenge handler
+
+    /// The handler's steps and its answer; a rejection here is the task's failure.
+    private struct Answer {
+        var steps: [TraceStep]
+        var path: [Certificate]
+        var rejection: RejectionReason?
+        var urlError: NSURLError?
+        /// Why ATS's server-trust check does not follow this answer; nil when it does (the handler said UseCredential).
+        var leavesNothingToATS: String?
+    }
+
+    private func answerChallenge(serverTrust: ServerTrust, host: String, domain: String?) -> Answer {
+        switch challengeHandler {
+        case .acceptAll:
+            return Answer(
+                steps: [
+                    TraceStep(
+                        .challengeHandler, .passed, "the app's challenge block answers UseCredential with credentialForTrust: without evaluating anything"),
+                    TraceStep(.challengeDisposition, .note, "UseCredential with credentialForTrust:, whatever the chain"),
+                ],
+                path: [])
+
+        case .afnetworking:
+            // evaluateServerTrust = [challenge.protectionSpace.authenticationMethod isEqualToString:NSURLAuthenticationMethodServerTrust];
+            // if ([self.securityPolicy evaluateServerTrust:challenge.protectionSpace.serverTrust forDomain:challenge.protectionSpace.host]) {
+            //     disposition = NSURLSessionAuthChallengeUseCredential; … } else { … disposition = NSURLSessionAuthChallengeCancelAuthenticationChallenge; }
+            // 2.0 has no forDomain: argument.
+            let call = policy.version.hasValidatesDomainName ? "evaluateServerTrust:forDomain:\(domain.map { "@\"\($0)\"" } ?? "nil")" : "evaluateServerTrust:"
+            let handler = TraceStep(
+                .challengeHandler, .note,
+                "AFURLSessionManager has no challenge block from the app, so it asks the security policy (\(policy.version.rawValue)): \(call)")
+            let verdict = policy.evaluate(serverTrust: serverTrust, forDomain: domain)
+            guard verdict.isTrusted else {
+                let (error, fails) = cancellationError
+                return Answer(
+                    steps: [handler] + verdict.steps + [TraceStep(.challengeDisposition, .note, "the policy said NO: CancelAuthenticationChallenge; \(fails)")],
+                    path: verdict.path, rejection: verdict.rejection, urlError: error,
+                    leavesNothingToATS: "the handler cancelled the challenge, so there is no connection left for ATS to judge")
+            }
+            let disposition = TraceStep(.challengeDisposition, .note, "the policy said YES: UseCredential with credentialForTrust:")
+            return Answer(steps: [handler] + verdict.steps + [disposition], path: verdict.path)
+
+        case .systemDefault:
+            let handler = TraceStep(
+                .challengeHandler, .note, "the app has no challenge delegate method, so URLSession performs the default handling: the system's own evaluation")
+            let system = systemEvaluation(serverTrust, host: host)
+            let evaluation = Self.systemEvaluationName(host: host)
+            let skips = "the handler's answer was the system's default evaluation, the one ATS would ask"
+            guard let failure = system.reason else {
+                return Answer(
+                    steps: [
+                        handler,
+                        TraceStep(
+                            .systemTrust, .passed,
+                            "\(evaluation) trusts the chain: path \(system.path.pathDescription)\(SecurityPolicy.anchorClause(system))"),
+                        TraceStep(.challengeDisposition, .note, "PerformDefaultHandling: the system trusts the chain, so the connection goes on"),
+                    ],
+                    path: system.path, leavesNothingToATS: skips)
+            }
+            return Answer(
+                steps: [
+                    handler,
+                    TraceStep(.systemTrust, .failed, "\(evaluation) does not trust the chain: \(SecurityPolicy.failures(system))"),
+                    TraceStep(
+                        .challengeDisposition, .note,
+                        "PerformDefaultHandling: the system does not trust the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)"),
+                ],
+                path: system.path, rejection: .untrustedChain(failure), urlError: .serverCertificateUntrusted, leavesNothingToATS: skips)
+        }
+    }
+
+    /// What the app's completion handler gets when AFNetworking cancels the challenge, and the sentence saying so.
+    ///
+    /// 4.0.1 attaches its own error to the task (`serverTrustErrorForServerTrust:url:`), which
+    /// `URLSession:task:didCompleteWithError:` reports instead of URLSession's cancellation:
+    /// `error = objc_getAssociatedObject(task, AuthenticationChallengeErrorKey) ?: error;`
+    private var cancellationError: (NSURLError, String) {
+        guard policy.version == .v4 else { return (.cancelled, "the task fails with \(NSURLError.cancelled)") }
+        return (
+            .serverCertificateUntrusted,
+            "AFNetworking 4.0.1 reports the task's failure as \(NSURLError.serverCertificateUntrusted) rather than URLSession's "
+                + "\(NSURLError.cancelled), which 4.0.0 and 3.x pass on"
+        )
+    }
+
+    // MARK: - The system's default evaluation
+
+    /// SecTrust as URLSession creates it: the presented chain, an SSL policy for the URL's host, the device's
+    /// own anchors (none the app set), at the trust's time under its platform's rules.
+    private func systemEvaluation(_ trust: ServerTrust, host: String) -> TrustResult {
+        ServerTrust(
+            certificates: trust.certificates, deviceTrustStore: trust.deviceTrustStore, policy: .ssl(host: host), verifyDate: trust.verifyDate,
+            platform: trust.platform
+        ).evaluate()
+    }
+
+    private static func systemEvaluationName(host: String) -> String {
+        "the system's default evaluation (SSL policy for '\(host)', the device trust store)"
+    }
+}
+
+extension IOSClient {
+    /// The client-certificate challenge of two-way TLS answered from the app's `.p12`, as `SecPKCS12Import`
+    /// with the app's password: the identity when it opens, and the step that says what happened.
+    ///
+    /// A wrong password fails like `SecPKCS12Import`'s errSecAuthFailed (-25293); then, as with a file it cannot
+    /// read, the app has no identity and the request goes out without a client certificate.
+    public static func importClientIdentity(pkcs12: [UInt8], password: String, file: String) -> (identity: Identity?, step: TraceStep) {
+        let asked = "the server asked for a client certificate"
+        let without = "so the request goes out without a client certificate"
+        do {
+            let identity = try Identity(pkcs12: pkcs12, password: password, source: file)
+            return (
+                identity,
+                TraceStep(
+                    .clientCertificate, .note,
+                    "\(asked): SecPKCS12Import opened '\(file)' with the app's password, and the app answers with "
+                        + "credentialWithIdentity: for '\(identity.certificate.label)'")
+            )
+        } catch PKIError.wrongPKCS12Password {
+            return (
+                nil,
+                TraceStep(
+                    .clientCertificate, .note,
+                    "\(asked): SecPKCS12Import of '\(file)' fails with errSecAuthFailed (-25293) because the app's password does not open it, \(without)")
+            )
+        } catch {
+            return (nil, TraceStep(.clientCertificate, .note, "\(asked): SecPKCS12Import cannot read '\(file)' (\(error)), \(without)"))
+        }
+    }
+
+    /// The client-certificate challenge when the app has no identity to answer with.
+    public static let noClientIdentity = TraceStep(
+        .clientCertificate, .note, "the server asked for a client certificate and the app has no identity to answer with, so the request goes out without one")
+}
