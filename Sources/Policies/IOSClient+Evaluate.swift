@@ -1,8 +1,8 @@
 import PKI
 
 extension IOSClient {
-    /// ATS before any connection, for a URL that is not `https://`: `http://` is refused (NSURLError -1022)
-    /// or allowed, the step saying which key decided. Nil for `https://`, whose trace starts in the handshake.
+    /// ATS before any connection: an `http://` load is refused (NSURLError -1022) or allowed, the step saying
+    /// which key decided. Nil for any other scheme (`https://`), whose trace starts in the handshake.
     public func evaluateLoad(scheme: String, host: String) -> PolicyEvaluation? {
         guard scheme.lowercased() == "http" else { return nil }
         let (step, rejection) = ATSRules(ats, host: host).plainHTTP()
@@ -22,7 +22,7 @@ extension IOSClient {
     public func evaluate(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
         let rules = ATSRules(ats, host: host)
         var steps = [rules.secureScheme()]
-        // The TLS version and suite are refused in the handshake itself, before any challenge reaches the app.
+        // These rules fail the handshake itself, before any challenge reaches the app.
         for check in [{ rules.tlsVersion(negotiated.version) }, { rules.cipherSuite(negotiated) }, { rules.certificateStrength(serverTrust.leaf) }] {
             let (step, rejection) = check()
             steps.append(step)
