@@ -77,6 +77,7 @@ public struct Matrix: Sendable {
 
     /// One row: a release of AFNetworking and its `AFSecurityPolicy` settings, with what is pinned by role.
     public struct Policy: Sendable, Hashable {
+        /// Whose `AFSecurityPolicy.m` decides the row's cells.
         public let version: AFNetworkingVersion
         public let pinningMode: SSLPinningMode
         public let allowInvalidCertificates: Bool
