@@ -64,36 +64,83 @@ public struct Matrix: Sendable {
     /// What is pinned, by role in the server's chain.
     public enum Pinned: String, Sendable, CaseIterable { case nothing, leaf, intermediate, root }
 
+    /// Which policies a matrix's rows are.
+    public enum Rows: Sendable, Hashable {
+        /// Every setting of one release: pinning mode × allowInvalidCertificates × validatesDomainName (if the
+        /// release has it) × validatesCertificateChain (if it has it; in the pinning modes only, the one place
+        /// its `AFSecurityPolicy.m` reads it) × what is pinned.
+        case settings(AFNetworkingVersion)
+        /// Every release with its `+defaultPolicy`: mode none, allowInvalidCertificates NO, the validatesDomainName
+        /// that release defaults to, nothing pinned.
+        case versions
+    }
+
+    /// One row: a release of AFNetworking and its `AFSecurityPolicy` settings, with what is pinned by role.
     public struct Policy: Sendable, Hashable {
+        /// Whose `AFSecurityPolicy.m` decides the row's cells.
+        public let version: AFNetworkingVersion
         public let pinningMode: SSLPinningMode
         public let allowInvalidCertificates: Bool
+        /// Ignored by a release without the property (2.0), which `version.hasValidatesDomainName` says.
         public let validatesDomainName: Bool
+        /// Ignored by a release without the property (2.0, 2.6, 4), which `version.hasValidatesCertificateChain` says.
+        public let validatesCertificateChain: Bool
         public let pinned: Pinned
 
-        public init(pinningMode: SSLPinningMode, allowInvalidCertificates: Bool, validatesDomainName: Bool, pinned: Pinned) {
+        public init(
+            version: AFNetworkingVersion = .v4, pinningMode: SSLPinningMode, allowInvalidCertificates: Bool, validatesDomainName: Bool,
+            validatesCertificateChain: Bool = true, pinned: Pinned
+        ) {
+            self.version = version
             self.pinningMode = pinningMode
             self.allowInvalidCertificates = allowInvalidCertificates
             self.validatesDomainName = validatesDomainName
+            self.validatesCertificateChain = validatesCertificateChain
             self.pinned = pinned
         }
 
-        /// In full: "pinning mode certificate, allowInvalidCertificates YES, validatesDomainName NO, pinned intermediate".
+        /// `version`'s `+defaultPolicy`: mode none, invalid certificates refused, its default validatesDomainName, nothing pinned.
+        public static func defaultPolicy(of version: AFNetworkingVersion) -> Policy {
+            Policy(
+                version: version, pinningMode: .none, allowInvalidCertificates: false,
+                validatesDomainName: version.defaultValidatesDomainName(for: .none), pinned: .nothing)
+        }
+
+        /// In full: "pinning mode certificate, allowInvalidCertificates YES, validatesDomainName NO, pinned intermediate",
+        /// naming the release first unless it is AFNetworking 4, and only the properties the release has.
         public var description: String {
-            "pinning mode \(pinningMode.rawValue), allowInvalidCertificates \(allowInvalidCertificates ? "YES" : "NO"), "
-                + "validatesDomainName \(validatesDomainName ? "YES" : "NO"), pinned \(pinned.rawValue)"
+            (version == .v4 ? "" : "\(version.rawValue), ")
+                + "pinning mode \(pinningMode.rawValue), allowInvalidCertificates \(yesNo(allowInvalidCertificates)), "
+                + (version.hasValidatesDomainName ? "validatesDomainName \(yesNo(validatesDomainName)), " : "")
+                + (version.hasValidatesCertificateChain ? "validatesCertificateChain \(yesNo(validatesCertificateChain)), " : "")
+                + "pinned \(pinned.rawValue)"
         }
 
         /// "cert A=Y V=N pin intermediate": `label` with the pinning mode shortened (cert, pubkey), for narrow tables.
         public var shortLabel: String {
             let mode = ["certificate": "cert", "publicKey": "pubkey"][pinningMode.rawValue] ?? pinningMode.rawValue
-            return "\(mode) A=\(allowInvalidCertificates ? "Y" : "N") V=\(validatesDomainName ? "Y" : "N") pin \(pinned.rawValue)"
+            return "\(mode) \(flags) pin \(pinned.rawValue)"
         }
 
-        /// "certificate  A=Y V=N pin intermediate".
+        /// "certificate  A=Y V=N pin intermediate" (with "C=Y" after V where the release has validatesCertificateChain,
+        /// and no V where it has no validatesDomainName).
         public var label: String {
-            "\(pinningMode.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) A=\(allowInvalidCertificates ? "Y" : "N") "
-                + "V=\(validatesDomainName ? "Y" : "N") pin \(pinned.rawValue)"
+            "\(pinningMode.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(flags) pin \(pinned.rawValue)"
         }
+
+        /// "afnetworking-2.5.2  V=N": a row of the versions matrix, whose other settings are every release's defaults.
+        public var versionLabel: String {
+            version.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + (version.hasValidatesDomainName ? "V=\(yN(validatesDomainName))" : "")
+        }
+
+        /// "A=Y V=N C=Y", with only the properties the release has.
+        private var flags: String {
+            (["A=\(yN(allowInvalidCertificates))"] + (version.hasValidatesDomainName ? ["V=\(yN(validatesDomainName))"] : [])
+                + (version.hasValidatesCertificateChain ? ["C=\(yN(validatesCertificateChain))"] : [])).joined(separator: " ")
+        }
+
+        private func yesNo(_ value: Bool) -> String { value ? "YES" : "NO" }
+        private func yN(_ value: Bool) -> String { value ? "Y" : "N" }
     }
 
     public struct Cell: Sendable {
@@ -120,14 +167,14 @@ public struct Matrix: Sendable {
 
     /// What the symbols and abbreviations of the text table mean, one sentence each.
     public var legend: [String] {
-        [Self.symbolLegend, Self.policyLegend] + columns.map { "\($0.rawValue): \($0.meaning)" }
+        [Self.symbolLegend, policyLegend] + columns.map { "\($0.rawValue): \($0.meaning)" }
     }
 
     /// The legend of a narrow table (short symbols, short labels, abbreviated columns), every abbreviation named.
     public var compactLegend: [String] {
         [
             "LEAK = LEAKED: accepted, and the attacker read the decrypted request; acc = accepted, nothing read; rej = rejected.",
-            "A = allowInvalidCertificates, V = validatesDomainName (Y/N = YES/NO); cert = certificate, pubkey = publicKey.",
+            compactPolicyLegend,
             "Attacks: " + columns.map { "\($0.abbreviation) = \($0.rawValue)" }.joined(separator: ", ") + ".",
         ]
     }
@@ -135,8 +182,40 @@ public struct Matrix: Sendable {
     static let symbolLegend =
         "LEAKED: the client accepted and the attacker read the decrypted request; accepted: the client accepted and the attacker read nothing; "
         + "rejected: the client refused the chain."
-    static let policyLegend =
-        "A = allowInvalidCertificates, V = validatesDomainName (Y = YES, N = NO); pin: what is pinned, by its place in the server's chain."
+
+    /// What a row's label says: the flags and what is pinned, or for the versions matrix, whose rows differ only
+    /// by release, the defaults every row has.
+    var policyLegend: String {
+        switch rows {
+        case .versions:
+            "Each row is that release's +defaultPolicy: pinning mode none, allowInvalidCertificates NO, nothing pinned, "
+                + "and V = the validatesDomainName it defaults to (Y = YES, N = NO; afnetworking-2.0 has no validatesDomainName)."
+        case .settings(let version):
+            Self.flagLegend(version, "Y = YES, N = NO") + "; pin: what is pinned, by its place in the server's chain."
+        }
+    }
+
+    private var compactPolicyLegend: String {
+        switch rows {
+        case .versions: policyLegend
+        case .settings(let version): Self.flagLegend(version, "Y/N = YES/NO") + "; cert = certificate, pubkey = publicKey."
+        }
+    }
+
+    /// "A = allowInvalidCertificates, V = validatesDomainName (Y = YES, N = NO)", naming only the flags `version` has.
+    private static func flagLegend(_ version: AFNetworkingVersion, _ values: String) -> String {
+        let flags =
+            ["A = allowInvalidCertificates"] + (version.hasValidatesDomainName ? ["V = validatesDomainName"] : [])
+            + (version.hasValidatesCertificateChain ? ["C = validatesCertificateChain"] : [])
+        var notes = [values]
+        if version.hasValidatesCertificateChain {
+            notes.append("\(version.rawValue) reads C only in the pinning modes, so mode none keeps its default YES")
+        }
+        if !version.hasValidatesDomainName {
+            notes.append("\(version.rawValue) has neither validatesDomainName nor validatesCertificateChain")
+        }
+        return flags.joined(separator: ", ") + " (" + notes.joined(separator: "; ") + ")"
+    }
 
     /// The selected cell in words: its whole policy, its attack, and what happened.
     public func explanation(of cell: Cell) -> [String] {
@@ -154,6 +233,8 @@ public struct Matrix: Sendable {
     static let wrongHostLeaf = "matrix-wrong-host", expiredLeaf = "matrix-expired"
 
     public let scenarioID: String
+    /// Whether the rows are one release's settings or every release's default policy.
+    public let rows: Rows
     /// The scenario with the matrix's certificates added: every cell is this with a policy and an attack.
     public let staged: Scenario
     /// The world id pinned for each role (leaf, intermediate, root) that the server's chain has.
@@ -177,16 +258,19 @@ public struct Matrix: Sendable {
         if column.installsAttackerCA, let index = scenario.world.authorities.firstIndex(where: { $0.id == attackerCA }) {
             scenario.world.authorities[index].deviceTrust = .userInstalled
         }
+        scenario.client.library = policy.version
         scenario.client.policy = PolicySpec(
             pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
-            validatesDomainName: policy.validatesDomainName, pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [])
+            validatesDomainName: policy.validatesDomainName, validatesCertificateChain: policy.validatesCertificateChain,
+            pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [])
         return scenario
     }
 
     /// Runs every cell, on `workers` threads that each reuse their own origin, proxies and clients.
-    public init(scenario: Scenario, columns: [Column] = Column.allCases, workers: Int = 2) throws {
+    /// The rows are AFNetworking 4's settings unless `rows` says otherwise.
+    public init(scenario: Scenario, rows: Rows = .settings(.v4), columns: [Column] = Column.allCases, workers: Int = 2) throws {
         let arena = try MatrixArena(scenario)
-        let policies = arena.policies
+        let policies = arena.policies(rows)
         let jobs = policies.flatMap { policy in columns.map { (policy, $0) } }
         let results = Locked<[Int: Cell]>([:])
         let failure = Locked<Error?>(nil)
@@ -204,6 +288,7 @@ public struct Matrix: Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         scenarioID = scenario.id
+        self.rows = rows
         staged = arena.staged
         pinnedIDs = arena.pinnedIDs
         self.columns = columns
@@ -254,13 +339,21 @@ struct MatrixArena: Sendable {
         return staged
     }
 
-    /// Every pinning mode × allowInvalidCertificates × validatesDomainName × what is pinned (when that role exists).
-    var policies: [Matrix.Policy] {
-        SSLPinningMode.allCases.flatMap { mode in
-            [false, true].flatMap { allowInvalid in
-                [true, false].flatMap { validates in
-                    Matrix.Pinned.allCases.filter { $0 == .nothing || pinnedIDs[$0] != nil }.map {
-                        Matrix.Policy(pinningMode: mode, allowInvalidCertificates: allowInvalid, validatesDomainName: validates, pinned: $0)
+    /// The rows `rows` asks for; for one release's settings, what is pinned takes only the roles this chain has.
+    func policies(_ rows: Matrix.Rows) -> [Matrix.Policy] {
+        guard case .settings(let version) = rows else { return AFNetworkingVersion.allCases.map(Matrix.Policy.defaultPolicy(of:)) }
+        return SSLPinningMode.allCases.flatMap { mode in
+            // A property the release lacks takes the one value its policy has; validatesCertificateChain is read in pinning modes only.
+            let validatesDomainName = version.hasValidatesDomainName ? [true, false] : [version.defaultValidatesDomainName(for: mode)]
+            let validatesChain = version.hasValidatesCertificateChain && mode != .none ? [true, false] : [true]
+            return [false, true].flatMap { allowInvalid in
+                validatesDomainName.flatMap { validates in
+                    validatesChain.flatMap { validatesChain in
+                        Matrix.Pinned.allCases.filter { $0 == .nothing || pinnedIDs[$0] != nil }.map {
+                            Matrix.Policy(
+                                version: version, pinningMode: mode, allowInvalidCertificates: allowInvalid, validatesDomainName: validates,
+                                validatesCertificateChain: validatesChain, pinned: $0)
+                        }
                     }
                 }
             }

@@ -303,8 +303,8 @@ public struct AttackSpec: Sendable, Decodable, Equatable {
 }
 
 public struct ClientSpec: Sendable, Decodable {
-    /// Only `afnetworking-4` for now.
-    public var library: String
+    /// Which release's `AFSecurityPolicy` decides; files may name only `afnetworking-4` for now.
+    public var library: AFNetworkingVersion
     public var policy: PolicySpec
     /// The domain handed to the policy: the server's host unless the file says `domain: null`.
     public var passesDomain: Bool
@@ -315,7 +315,7 @@ public struct ClientSpec: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        library = try container.decodeChoice(["afnetworking-4": "afnetworking-4"], forKey: .library)
+        library = try container.decodeChoice([AFNetworkingVersion.v4.rawValue: .v4], forKey: .library)
         platform =
             try container.contains(.platform)
             ? container.decodeChoice(Dictionary(uniqueKeysWithValues: Platform.allCases.map { ($0.rawValue, $0) }), forKey: .platform) : .iOS13
@@ -333,12 +333,18 @@ public struct PolicySpec: Sendable, Decodable {
     public var pinningMode: SSLPinningMode
     public var allowInvalidCertificates: Bool
     public var validatesDomainName: Bool
+    /// AF 2.1–2.5.4 only; files cannot set it yet, so it keeps AF's default YES unless a matrix row sets it.
+    public var validatesCertificateChain: Bool
     public var pinnedCertificates: [String]
 
-    public init(pinningMode: SSLPinningMode, allowInvalidCertificates: Bool, validatesDomainName: Bool, pinnedCertificates: [String]) {
+    public init(
+        pinningMode: SSLPinningMode, allowInvalidCertificates: Bool, validatesDomainName: Bool, validatesCertificateChain: Bool = true,
+        pinnedCertificates: [String]
+    ) {
         self.pinningMode = pinningMode
         self.allowInvalidCertificates = allowInvalidCertificates
         self.validatesDomainName = validatesDomainName
+        self.validatesCertificateChain = validatesCertificateChain
         self.pinnedCertificates = pinnedCertificates
     }
 
@@ -352,6 +358,7 @@ public struct PolicySpec: Sendable, Decodable {
             : .none
         allowInvalidCertificates = try container.decodeValueIfPresent(Bool.self, forKey: .allowInvalidCertificates) ?? false
         validatesDomainName = try container.decodeValueIfPresent(Bool.self, forKey: .validatesDomainName) ?? true
+        validatesCertificateChain = true
         pinnedCertificates = try container.decodeStrings(forKey: .pinnedCertificates)
     }
 }

@@ -63,8 +63,8 @@ public enum ScenarioRunner {
     static func securityPolicy(_ scenario: Scenario, _ world: World) throws -> SecurityPolicy {
         let spec = scenario.client.policy
         return SecurityPolicy(
-            SSLPinningMode: spec.pinningMode, allowInvalidCertificates: spec.allowInvalidCertificates,
-            validatesDomainName: spec.validatesDomainName,
+            version: scenario.client.library, SSLPinningMode: spec.pinningMode, allowInvalidCertificates: spec.allowInvalidCertificates,
+            validatesDomainName: spec.validatesDomainName, validatesCertificateChain: spec.validatesCertificateChain,
             pinnedCertificates: Set(try world.certificates(spec.pinnedCertificates, file: scenario.file, path: "client.policy.pinnedCertificates")))
     }
 }

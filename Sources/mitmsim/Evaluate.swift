@@ -28,6 +28,9 @@ extension MitmSim {
         @Option(help: "Whose trust rules apply: ios13 (iOS 13 and later) or ios12.")
         var platform: Platform = .iOS13
 
+        @Option(help: "Whose AFSecurityPolicy decides: \(AFNetworkingVersion.names) (default: afnetworking-4, also 3.x).", transform: AFNetworkingVersion.parse)
+        var library: AFNetworkingVersion = .v4
+
         @Option(help: "What must match besides the chain.")
         var pinningMode: PinningModeArgument = .none
 
@@ -37,14 +40,31 @@ extension MitmSim {
         @Flag(help: "AF's allowInvalidCertificates = YES.")
         var allowInvalidCertificates = false
 
-        @Flag(inversion: .prefixedNo, help: "AF's validatesDomainName (default YES).")
-        var validatesDomainName = true
+        @Flag(
+            inversion: .prefixedNo,
+            help: "AF's validatesDomainName, from 2.1 on (default YES from 2.5.3 on; earlier releases turn it on only with a pinning mode).")
+        var validatesDomainName: Bool?
+
+        @Option(
+            help: ArgumentHelp(
+                "AF 2.1–2.5.x's validatesCertificateChain (default true): in a pinning mode, every certificate of the chain (or its key) must be pinned.",
+                valueName: "true|false"))
+        var validatesCertificateChain: Bool?
 
         @Option(help: "The evaluation time, e.g. 2026-06-01T12:00:00Z (default: now).", transform: Self.parseTime)
         var at: Date?
 
         @Option(help: "Output format.")
         var format: OutputFormat = .text
+
+        func validate() throws {
+            if validatesDomainName != nil, !library.hasValidatesDomainName {
+                throw BadInput("--[no-]validates-domain-name: \(library.lacks("validatesDomainName"))")
+            }
+            if validatesCertificateChain != nil, !library.hasValidatesCertificateChain {
+                throw BadInput("--validates-certificate-chain: \(library.lacks("validatesCertificateChain"))")
+            }
+        }
 
         func run() throws {
             let files = CertificateFiles()
@@ -55,8 +75,9 @@ extension MitmSim {
                 installedWithoutFullTrust: try installedWithoutFullTrust.flatMap { try files.load($0, option: "--installed-without-full-trust") })
             let pinned = try pin.flatMap { try files.load($0, option: "--pin") }
             let policy = SecurityPolicy(
-                SSLPinningMode: pinningMode.mode, allowInvalidCertificates: allowInvalidCertificates,
-                validatesDomainName: validatesDomainName, pinnedCertificates: Set(pinned))
+                version: library, SSLPinningMode: pinningMode.mode, allowInvalidCertificates: allowInvalidCertificates,
+                validatesDomainName: validatesDomainName ?? library.defaultValidatesDomainName(for: pinningMode.mode),
+                validatesCertificateChain: validatesCertificateChain ?? true, pinnedCertificates: Set(pinned))
             let serverTrust = ServerTrust(certificates: presented, deviceTrustStore: store, verifyDate: at ?? Date(), platform: platform)
             let evaluation = policy.evaluate(serverTrust: serverTrust, forDomain: domain)
 

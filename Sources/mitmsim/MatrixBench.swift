@@ -5,12 +5,16 @@ import Foundation
 extension MitmSim {
     struct MatrixBench: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "matrix", abstract: "Time the full default matrix (every cell a real run) and its cells per second.")
+            commandName: "matrix",
+            abstract: "Time the full default matrix (every cell a real run) and its cells per second, or with --versions the versions matrix.")
 
         @OptionGroup var options: ScenarioOptions
 
         @Option(help: "Timed runs of the whole matrix (after one untimed warm-up).")
         var runs: Int = 5
+
+        @Flag(help: "Time `matrix --versions` (every AFNetworking release's default policy × every attack): ms per matrix and per cell.")
+        var versions = false
 
         @Option(help: "Worker threads.")
         var workers: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -21,7 +25,11 @@ extension MitmSim {
 
         func run() throws {
             guard let scenario = try options.loadAll().first else { throw BadInput("\(options.scenarios): no scenarios") }
-            try Bench.report { try MatrixBenchmark.run(scenario: scenario, runs: runs, workers: workers) }
+            try Bench.report {
+                try versions
+                    ? MatrixBenchmark.versions(scenario: scenario, runs: runs, workers: workers)
+                    : MatrixBenchmark.run(scenario: scenario, runs: runs, workers: workers)
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Policies
 import Simulation
 
 extension MitmSim {
@@ -17,6 +18,14 @@ extension MitmSim {
         @Option(help: "The scenario whose world and server the matrix uses (default: the first in the catalog).")
         var scenario: String?
 
+        @Option(
+            help: "Whose AFSecurityPolicy fills the rows, with every setting that release has: \(AFNetworkingVersion.names) (default: afnetworking-4).",
+            transform: AFNetworkingVersion.parse)
+        var library: AFNetworkingVersion?
+
+        @Flag(help: "One row per AFNetworking release with its +defaultPolicy, instead of one release's settings.")
+        var versions = false
+
         @Option(help: "Output format.")
         var format: MatrixFormat = .text
 
@@ -29,10 +38,16 @@ extension MitmSim {
             }
         }
 
+        func validate() throws {
+            if versions, let library {
+                throw BadInput("--versions and --library \(library.rawValue) exclude each other: --versions has a row for every release")
+            }
+        }
+
         func run() throws {
             let world = try scenario.map(options.load) ?? options.loadAll().first
             guard let world else { throw BadInput("\(options.scenarios): no scenarios to take a world from") }
-            let matrix = try Matrix(scenario: world, columns: attacks)
+            let matrix = try Matrix(scenario: world, rows: versions ? .versions : .settings(library ?? .v4), columns: attacks)
             switch format {
             case .text: print(matrix.text)
             case .csv: print(matrix.csv)

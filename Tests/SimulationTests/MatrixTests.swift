@@ -113,3 +113,114 @@ struct MatrixTests {
         #expect(lastLine.hasPrefix("accepted by") && lastLine.contains("4 of 48") && lastLine.contains("12 of 48"))
     }
 }
+
+/// `Matrix(rows: .versions)` and `Matrix(rows: .settings(version))`: which rows each has, and cells that run
+/// the row's release, checked against verdicts worked out by hand from that release's `AFSecurityPolicy.m`.
+struct MatrixByVersionTests {
+    static let scenario = try! ScenarioLoader.load(CatalogTests.scenarios + "/" + CatalogTests.catalog[0] + ".yaml")
+    static let attacks: [Matrix.Column] = [.none, .selfSigned, .wrongHost]
+    static let versions = try! Matrix(scenario: scenario, rows: .versions, columns: attacks)
+    static let release251 = try! Matrix(scenario: scenario, rows: .settings(.v2_5_1), columns: [.none])
+
+    func symbol(_ version: AFNetworkingVersion, _ column: Matrix.Column) -> String? {
+        Self.versions.cell(.defaultPolicy(of: version), column)?.symbol
+    }
+
+    @Test func theVersionsMatrixHasOneRowPerReleaseNewestFirstEachWithItsDefaultPolicy() {
+        #expect(Self.versions.policies.map(\.version) == AFNetworkingVersion.allCases)
+        #expect(Self.versions.policies.allSatisfy { $0.pinningMode == .none && !$0.allowInvalidCertificates && $0.pinned == .nothing })
+        #expect(Self.versions.policies.map(\.validatesDomainName) == AFNetworkingVersion.allCases.map { $0.defaultValidatesDomainName(for: .none) })
+        #expect(Self.versions.cells.count == AFNetworkingVersion.allCases.count * Self.attacks.count)
+    }
+
+    @Test func theVersionsTableNamesEachReleaseAndTheDefaultsItsRowsShare() {
+        let lines = Self.versions.text.components(separatedBy: "\n")
+        #expect(lines.first == "Every AFNetworking release's default policy × attack for the world of '\(Self.scenario.id)'.")
+        #expect(lines.contains { $0.hasPrefix("Each row is that release's +defaultPolicy: pinning mode none, allowInvalidCertificates NO") })
+        let header = try? #require(lines.firstIndex { $0.hasPrefix("library ") })
+        let rows = lines.dropFirst((header ?? 0) + 1).prefix(AFNetworkingVersion.allCases.count)
+        #expect(rows.map { String($0.prefix(20)).trimmingCharacters(in: .whitespaces) } == AFNetworkingVersion.allCases.map(\.rawValue))
+        #expect(rows.first?.hasPrefix("afnetworking-4      V=Y ") == true)
+        #expect(rows.first { $0.hasPrefix("afnetworking-2.5.2 ") }?.contains("V=N") == true)
+        #expect(rows.last?.contains("V=") == false, "2.0 has no validatesDomainName")
+    }
+
+    @Test func theReleasesBefore2_5_3TrustAValidCertificateForAnotherHostAnd2_5_3AndLaterDoNot() {
+        // 2.5.0–2.5.2's +defaultPolicy leaves validatesDomainName NO: CVE-2015-3996.
+        #expect(symbol(.v2_5_2, .wrongHost) == "LEAKED")
+        #expect(symbol(.v2_5_0, .wrongHost) == "LEAKED")
+        for version in [AFNetworkingVersion.v4, .v2_6, .v2_5_3] {
+            #expect(symbol(version, .wrongHost) == "rejected", "\(version)")
+            #expect(symbol(version, .selfSigned) == "rejected", "\(version)")
+        }
+        #expect(symbol(.v2_5_2, .selfSigned) == "rejected", "2.5.2 evaluates the trust in mode none again")
+    }
+
+    @Test func everyReleasesDefaultPolicyTrustsTheRealServer() {
+        for version in AFNetworkingVersion.allCases { #expect(symbol(version, .none) == "accepted", "\(version)") }
+    }
+
+    /// Holds once `SecurityPolicy.evaluate` decides by version: 2.5.1 returns YES in mode none without evaluating.
+    @Test func afnetworking2_5_1sDefaultPolicyTrustsASelfSignedForgery() {
+        #expect(symbol(.v2_5_1, .selfSigned) == "LEAKED")
+    }
+
+    @Test func everyCellOfTheVersionsMatrixLoadedAsAScenarioRunsTheRowsRelease() throws {
+        for cell in Self.versions.cells {
+            let scenario = Self.versions.scenario(for: cell.policy, cell.column)
+            #expect(scenario.client.library == cell.policy.version)
+            let report = try ScenarioRunner.run(scenario)
+            #expect(report.trusted == cell.trusted, "\(cell.policy.version) × \(cell.column)")
+            #expect(report.decidingCheck == cell.decidingCheck, "\(cell.policy.version) × \(cell.column)")
+        }
+    }
+
+    @Test func aReleasesSettingsVaryValidatesCertificateChainOnlyInThePinningModes() {
+        let policies = Self.release251.policies
+        #expect(policies.allSatisfy { $0.version == .v2_5_1 })
+        // mode none: 2 × 2 × 4 pinned; each pinning mode: 2 × 2 × 2 (validatesCertificateChain) × 4.
+        #expect(policies.count == 16 + 2 * 32)
+        #expect(policies.filter { !$0.validatesCertificateChain }.allSatisfy { $0.pinningMode != .none })
+        #expect(Set(policies).count == policies.count)
+        #expect(policies.allSatisfy { $0.label.contains(" C=") })
+        #expect(Self.release251.text.hasPrefix("Policy × attack for the world of '\(Self.scenario.id)', with afnetworking-2.5.1's AFSecurityPolicy."))
+        #expect(Self.release251.legend[1].hasPrefix("A = allowInvalidCertificates, V = validatesDomainName, C = validatesCertificateChain"))
+    }
+
+    @Test func aLoadedCellOfAReleasesSettingsCarriesTheReleaseAndValidatesCertificateChain() throws {
+        let policy = Matrix.Policy(
+            version: .v2_5_1, pinningMode: .publicKey, allowInvalidCertificates: false, validatesDomainName: true, validatesCertificateChain: false,
+            pinned: .leaf)
+        let scenario = Self.release251.scenario(for: policy, .none)
+        #expect(scenario.client.library == .v2_5_1)
+        #expect(scenario.client.policy.validatesCertificateChain == false)
+        #expect(scenario.client.policy.pinnedCertificates == [Self.release251.pinnedIDs[.leaf]].compactMap { $0 })
+        let report = try ScenarioRunner.run(scenario)
+        #expect(report.trusted == Self.release251.cell(policy, .none)?.trusted)
+    }
+
+    /// Holds once `SecurityPolicy.evaluate` decides by version: with validatesCertificateChain YES, 2.5.1 wants
+    /// every certificate of the chain pinned, and the leaf's key alone is not enough.
+    @Test func afnetworking2_5_1PinningOnlyTheLeafsKeyTrustsTheRealServerOnlyWithoutValidatesCertificateChain() {
+        func policy(_ validatesChain: Bool) -> Matrix.Policy {
+            Matrix.Policy(
+                version: .v2_5_1, pinningMode: .publicKey, allowInvalidCertificates: false, validatesDomainName: true,
+                validatesCertificateChain: validatesChain, pinned: .leaf)
+        }
+        #expect(Self.release251.cell(policy(false), .none)?.symbol == "accepted")
+        #expect(Self.release251.cell(policy(true), .none)?.symbol == "rejected")
+    }
+
+    @Test func afnetworking2_0sSettingsHaveNoValidatesDomainNameOrValidatesCertificateChain() throws {
+        let matrix = try Matrix(scenario: Self.scenario, rows: .settings(.v2_0), columns: [.none])
+        #expect(matrix.policies.count == 3 * 2 * 4)
+        #expect(matrix.policies.allSatisfy { !$0.label.contains("V=") && !$0.label.contains("C=") && !$0.description.contains("validates") })
+        #expect(matrix.csv.hasPrefix("pinningMode,allowInvalidCertificates,pinned,none\n"))
+        #expect(matrix.legend[1].contains("afnetworking-2.0 has neither validatesDomainName nor validatesCertificateChain"))
+    }
+
+    @Test func afnetworking4sSettingsAreTheDefaultMatrix() {
+        #expect(MatrixTests.matrix.rows == .settings(.v4))
+        #expect(MatrixTests.matrix.policies.allSatisfy { $0.version == .v4 && !$0.label.contains("C=") })
+    }
+}
