@@ -16,6 +16,16 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
         case pinnedCertificateMatch
         /// Step 5, public-key mode: some key of the path equals a pinned certificate's key.
         case pinnedPublicKeyMatch
+
+        // AFNetworking 2.x branches that 4.x has no counterpart for.
+        /// AFNetworking 2.5.1, mode none: YES without evaluating anything.
+        case modeNoneWithoutEvaluation
+        /// 2.1–2.5.3, certificate mode with validatesCertificateChain YES: every certificate of the path is pinned.
+        case everyCertificatePinned
+        /// 2.1–2.5.3, public-key mode with validatesCertificateChain YES: as many key matches as certificates in the path.
+        case everyPublicKeyPinned
+        /// 2.1.0 and 2.2.0: the leaf's subject summary (its common name) compared with the domain, wildcards per label.
+        case commonNameMatch
     }
 
     public enum Outcome: String, Hashable, Sendable {
