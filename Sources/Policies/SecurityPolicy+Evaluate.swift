@@ -124,7 +124,7 @@ extension SecurityPolicy {
     }
 
     /// Some certificate of `path`, searched in `order`, is byte-equal to a pinned one: YES, else NO.
-    /// `pathNote` follows the path's description (", read before the pinned anchors were set" for 2.6).
+    /// `pathNote` follows the path's description (" (read before the pinned anchors were set)" for 2.6).
     func recordPinnedCertificateMatch(
         in path: [Certificate], from order: some Sequence<Certificate>, pathNote: String, trace: inout Trace
     ) -> PolicyEvaluation {

@@ -6,7 +6,7 @@ extension SecurityPolicy {
     func evaluateWithoutDomain(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
         var trace = Trace()
         // - (BOOL)evaluateServerTrust:(SecTrustRef)serverTrust   (no forDomain:, no SecTrustSetPolicies)
-        let ignored = domain.map { ", so the domain '\($0)' is not used," } ?? ""
+        let ignored = domain.map { " (the domain '\($0)' is not used)" } ?? ""
         let verdictUnused =
             SSLPinningMode == .none
             ? allowInvalidCertificates ? "But \(version.displayName) evaluates no chain with it when allowInvalidCertificates is YES in mode none" : nil

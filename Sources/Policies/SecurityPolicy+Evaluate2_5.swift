@@ -70,7 +70,7 @@ extension SecurityPolicy {
                 // for (NSData *trustChainCertificate in serverCertificates) { if ([self.pinnedCertificates containsObject:…]) { trustedCertificateCount++; } }
                 // return trustedCertificateCount > 0;
                 return recordPinnedCertificateMatch(
-                    in: serverCertificates, from: serverCertificates, pathNote: ", read before the pinned anchors were set", trace: &trace)
+                    in: serverCertificates, from: serverCertificates, pathNote: " (read before the pinned anchors were set)", trace: &trace)
             }
             guard validatesCertificateChain else {
                 // if (!self.validatesCertificateChain) { return YES; }

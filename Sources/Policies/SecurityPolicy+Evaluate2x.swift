@@ -54,7 +54,9 @@ extension SecurityPolicy {
         }
         trace.add(
             .everyCertificatePinned, .passed,
-            "validatesCertificateChain is YES and all \(path.count) certificates of the path \(path.pathDescription) are pinned")
+            path.count == 1
+                ? "validatesCertificateChain is YES and the only certificate of the path, \(path.pathDescription), is pinned"
+                : "validatesCertificateChain is YES and all \(path.count) certificates of the path \(path.pathDescription) are pinned")
         return nil
     }
 

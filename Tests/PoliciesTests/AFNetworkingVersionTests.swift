@@ -36,7 +36,8 @@ struct AFNetworkingVersionTests {
             let intermediate = try factory.makeIdentity(
                 .authority(label: "Private Intermediate", commonName: "Private Intermediate", pathLength: 0, notBefore: start, notAfter: end),
                 signedBy: root)
-            let leaf = try factory.makeIdentity(.serverLeaf(label: "private bank.test", dnsNames: ["bank.test"], notBefore: start, notAfter: end), signedBy: intermediate)
+            let leaf = try factory.makeIdentity(
+                .serverLeaf(label: "private bank.test", dnsNames: ["bank.test"], notBefore: start, notAfter: end), signedBy: intermediate)
             privateRoot = root.certificate
             // The server does not send its private root.
             privateChain = [leaf.certificate, intermediate.certificate]
