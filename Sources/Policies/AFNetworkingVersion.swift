@@ -1,5 +1,7 @@
 /// The AFNetworking releases whose `AFSecurityPolicy` a client can run, by the names scenario files,
 /// `--library` and the matrix use. Each behaves as that release's `AFSecurityPolicy.m` does.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The release numbers read best with their dots as underscores (v2_5_1).
 public enum AFNetworkingVersion: String, Hashable, Sendable, CaseIterable, Comparable {
     /// 4.0.x, and 3.x, whose decision is the same.
     case v4 = "afnetworking-4"
@@ -34,5 +36,43 @@ extension AFNetworkingVersion {
         case .v2_5_2, .v2_5_1, .v2_5_0, .v2_2, .v2_1: mode != .none
         case .v2_0: false
         }
+    }
+}
+
+extension AFNetworkingVersion {
+    /// "AFNetworking 2.5.1": the release as traces, matrix rows and docs name it. 2.2 and 2.1 keep their
+    /// patch number because 2.2.1 reworked pinning; 2.0 covers 2.0.0–2.0.3, whose decision is the same.
+    public var displayName: String {
+        switch self {
+        case .v4: "AFNetworking 4"
+        case .v2_6: "AFNetworking 2.6"
+        case .v2_5_3: "AFNetworking 2.5.3"
+        case .v2_5_2: "AFNetworking 2.5.2"
+        case .v2_5_1: "AFNetworking 2.5.1"
+        case .v2_5_0: "AFNetworking 2.5.0"
+        case .v2_2: "AFNetworking 2.2.0"
+        case .v2_1: "AFNetworking 2.1.0"
+        case .v2_0: "AFNetworking 2.0"
+        }
+    }
+
+    /// One line on what is special about this release's decision, for matrix rows and docs.
+    public var summary: String {
+        switch self {
+        case .v4: "3.x and 4.x: certificate mode reads the chain after anchoring it to the pins; the domain is checked by default"
+        case .v2_6: "contradictory-settings rule added; certificate mode accepts any pinned certificate of the chain read before anchoring"
+        case .v2_5_3: "validatesDomainName YES by default in every mode (fixes CVE-2015-3996); validatesCertificateChain still there"
+        case .v2_5_2: "mode none evaluates the chain again, but the default policy checks no host name (CVE-2015-3996)"
+        case .v2_5_1: "mode none returns YES without evaluating anything: the default policy accepts any chain"
+        case .v2_5_0: "the default policy checks no host name: a valid certificate for any host is accepted (CVE-2015-3996)"
+        case .v2_2: "CFNetwork's trust policy; allowInvalid skips the trust result in pinning modes; a common-name host check after pinning"
+        case .v2_1: "CFNetwork's trust policy; pinning modes need a valid chain even with allowInvalid; the common-name check never runs"
+        case .v2_0: "no domain; pinning modes never check the trust result, and ignore allowInvalidCertificates"
+        }
+    }
+
+    /// That release's `+defaultPolicy`: mode none, invalid certificates refused, its default validatesDomainName.
+    public var defaultPolicy: SecurityPolicy {
+        SecurityPolicy(version: self, validatesDomainName: defaultValidatesDomainName(for: .none))
     }
 }

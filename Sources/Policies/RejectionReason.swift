@@ -26,6 +26,18 @@ public enum RejectionReason: Hashable, Sendable {
     /// ATS: the system's default evaluation does not trust the chain (errSSLATSCertificateTrustViolation).
     case atsCertificateTrustViolation(TrustFailure)
 
+    // AFNetworking 2.x rejections that 4.x cannot make.
+    /// 2.1–2.2.0, certificate mode with validatesCertificateChain NO: the leaf is not pinned.
+    case leafCertificateNotPinned
+    /// 2.1–2.5.3, public-key mode with validatesCertificateChain NO: the leaf's key is not pinned.
+    case leafPublicKeyNotPinned
+    /// 2.1–2.5.3, certificate mode with validatesCertificateChain YES: some certificate of the path is not pinned.
+    case unpinnedCertificateInPath
+    /// 2.1–2.5.3, public-key mode with validatesCertificateChain YES: fewer key matches than certificates in the path.
+    case unpinnedPublicKeyInPath
+    /// 2.2.0: the leaf's subject summary does not match the domain.
+    case commonNameMismatch
+
     /// A stable identifier for JSON: the trust failure's code for untrusted chains (ATS's own code when ATS refused one).
     public var code: String {
         switch self {
@@ -39,6 +51,12 @@ public enum RejectionReason: Hashable, Sendable {
         case .atsMinimumKeySizeViolation: "atsMinimumKeySizeViolation"
         case .atsLeafCertificateHashAlgorithmViolation: "atsLeafCertificateHashAlgorithmViolation"
         case .atsCertificateTrustViolation: "atsCertificateTrustViolation"
+
+        case .leafCertificateNotPinned: "leafCertificateNotPinned"
+        case .leafPublicKeyNotPinned: "leafPublicKeyNotPinned"
+        case .unpinnedCertificateInPath: "unpinnedCertificateInPath"
+        case .unpinnedPublicKeyInPath: "unpinnedPublicKeyInPath"
+        case .commonNameMismatch: "commonNameMismatch"
         }
     }
 }

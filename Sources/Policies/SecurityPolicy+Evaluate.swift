@@ -1,24 +1,26 @@
 import PKI
 
 extension SecurityPolicy {
-    /// AF: `-evaluateServerTrust:forDomain:`, transcribed branch by branch, each branch recorded as a step.
+    /// AF: `-evaluateServerTrust:forDomain:` of the release `version` names, transcribed branch by branch,
+    /// each branch recorded as a step.
     ///
-    /// The Objective-C it mirrors (AFNetworking 4.0.1, `AFSecurityPolicy.m`) is quoted above each step.
+    /// The Objective-C it mirrors is quoted above each step: AFNetworking 4.0.1's here, the older releases'
+    /// in `SecurityPolicy+Evaluate2_5.swift`, `+Evaluate2_1.swift` and `+Evaluate2_0.swift`.
     /// `serverTrust` is taken by value: AF mutates the trust it is given; here the caller's copy is untouched.
     public func evaluate(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
+        switch version {
+        case .v4: evaluate4(serverTrust: serverTrust, forDomain: domain)
+        case .v2_6, .v2_5_3, .v2_5_2, .v2_5_1, .v2_5_0: evaluateSettingPolicies(serverTrust: serverTrust, forDomain: domain)
+        case .v2_2, .v2_1: evaluateWithCFNetworkPolicy(serverTrust: serverTrust, forDomain: domain)
+        case .v2_0: evaluateWithoutDomain(serverTrust: serverTrust, forDomain: domain)
+        }
+    }
+
+    /// AFNetworking 4.0.1 (and 3.x).
+    private func evaluate4(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
         var trace = Trace()
 
-        // if (domain && self.allowInvalidCertificates && self.validatesDomainName
-        //     && (self.SSLPinningMode == AFSSLPinningModeNone || [self.pinnedCertificates count] == 0)) { … return NO; }
-        if let domain, allowInvalidCertificates, validatesDomainName, SSLPinningMode == .none || pinnedCertificates.isEmpty {
-            let pins = SSLPinningMode == .none ? "the pinning mode is none" : "no certificates are pinned"
-            trace.add(
-                .domainGuard, .failed,
-                "In order to validate a domain name for self signed certificates, you MUST use pinning. (domain '\(domain)', "
-                    + "allowInvalidCertificates YES, validatesDomainName YES, and \(pins))")
-            return trace.reject(.contradictorySettings, path: [])
-        }
-        trace.add(.domainGuard, .passed, domainGuardPassReason(domain: domain))
+        if let rejection = applyDomainGuard(domain: domain, trace: &trace) { return rejection }
 
         // policy = validatesDomainName ? SecPolicyCreateSSL(true, domain) : SecPolicyCreateBasicX509();
         // SecTrustSetPolicies(serverTrust, policies);
@@ -28,17 +30,7 @@ extension SecurityPolicy {
 
         // if (self.SSLPinningMode == AFSSLPinningModeNone) {
         //     return self.allowInvalidCertificates || AFServerTrustIsValid(serverTrust); }
-        if SSLPinningMode == .none {
-            if allowInvalidCertificates {
-                trace.add(
-                    .allowInvalidOverride, .passed,
-                    "allowInvalidCertificates is YES and the pinning mode is none: the chain is accepted without being evaluated")
-                return trace.accept(path: [])
-            }
-            let result = trust.evaluate()
-            guard trace.recordDeviceTrust(result) else { return trace.reject(result) }
-            return trace.accept(path: result.path)
-        }
+        if SSLPinningMode == .none { return acceptWithoutPinning(trust: trust, trace: &trace) }
 
         // if (!self.allowInvalidCertificates && !AFServerTrustIsValid(serverTrust)) { return NO; }
         var deviceResult: TrustResult? = nil
@@ -57,23 +49,65 @@ extension SecurityPolicy {
             return evaluatePinnedCertificates(trust: trust, trace: &trace)
         case .publicKey:
             // AFPublicKeyTrustChainForServerTrust reads the path of the trust as the step-2 policy left it.
-            return evaluatePinnedPublicKeys(path: (deviceResult ?? trust.evaluate()).path, trace: &trace)
+            return evaluatePinnedPublicKeys(path: (deviceResult ?? trust.evaluate()).path, verdictUnused: allowInvalidCertificates, trace: &trace)
         case .none:
             preconditionFailure("mode none returned above")
         }
     }
 
+    // MARK: - Steps 1 and 4, shared with the releases that have them
+
+    /// Step 1 (4.x, 2.6): the contradictory-settings rule; the rejection when it fires, nil when evaluation goes on.
+    func applyDomainGuard(domain: String?, trace: inout Trace) -> PolicyEvaluation? {
+        // if (domain && self.allowInvalidCertificates && self.validatesDomainName
+        //     && (self.SSLPinningMode == AFSSLPinningModeNone || [self.pinnedCertificates count] == 0)) { … return NO; }
+        if let domain, allowInvalidCertificates, validatesDomainName, SSLPinningMode == .none || pinnedCertificates.isEmpty {
+            trace.add(
+                .domainGuard, .failed,
+                "In order to validate a domain name for self signed certificates, you MUST use pinning. (domain '\(domain)', "
+                    + "allowInvalidCertificates YES, validatesDomainName YES, and \(contradictionPins))")
+            return trace.reject(.contradictorySettings, path: [])
+        }
+        trace.add(.domainGuard, .passed, domainGuardPassReason(domain: domain))
+        return nil
+    }
+
+    /// Which half of the contradictory settings holds: no pinning mode, or no pins.
+    var contradictionPins: String { SSLPinningMode == .none ? "the pinning mode is none" : "no certificates are pinned" }
+
+    /// Mode none as 4.x, 2.6–2.5.2, 2.2.0, 2.1.0 and 2.0 decide it: `allowInvalidCertificates || AFServerTrustIsValid(serverTrust)`.
+    func acceptWithoutPinning(trust: ServerTrust, trace: inout Trace) -> PolicyEvaluation {
+        if allowInvalidCertificates {
+            trace.add(
+                .allowInvalidOverride, .passed,
+                "allowInvalidCertificates is YES and the pinning mode is none: the chain is accepted without being evaluated")
+            return trace.accept(path: [])
+        }
+        let result = trust.evaluate()
+        guard trace.recordDeviceTrust(result) else { return trace.reject(result) }
+        return trace.accept(path: result.path)
+    }
+
     // MARK: - Step 5, certificate mode
 
     private func evaluatePinnedCertificates(trust: ServerTrust, trace: inout Trace) -> PolicyEvaluation {
-        // SecTrustSetAnchorCertificates(serverTrust, pinnedCertificates);
-        // if (!AFServerTrustIsValid(serverTrust)) { return NO; }
+        // With allowInvalidCertificates NO, chainTrust evaluated the chain once already; with YES this is the first evaluation.
+        let result = evaluateAgainstPinnedAnchors(trust: trust, firstEvaluation: allowInvalidCertificates, trace: &trace)
+        guard result.isValid else { return trace.reject(result) }
+
+        // for (NSData *trustChainCertificate in [serverCertificates reverseObjectEnumerator]) {
+        //     if ([self.pinnedCertificates containsObject:trustChainCertificate]) { return YES; } }
+        // return NO;
+        return recordPinnedCertificateMatch(in: result.path, from: result.path.reversed(), pathNote: "", trace: &trace)
+    }
+
+    /// `SecTrustSetAnchorCertificates(serverTrust, pinnedCertificates)` then `AFServerTrustIsValid`, recorded as pinnedAnchors.
+    func evaluateAgainstPinnedAnchors(trust: ServerTrust, firstEvaluation: Bool, trace: inout Trace) -> TrustResult {
         var anchored = trust
         let pinned = sortedPinnedCertificates
         anchored.setAnchorCertificates(pinned)
         let result = anchored.evaluate()
-        // With allowInvalidCertificates NO, chainTrust evaluated the chain once already; with YES this is the first evaluation.
-        let evaluated = allowInvalidCertificates ? "evaluated" : "re-evaluated"
+        let evaluated = firstEvaluation ? "evaluated" : "re-evaluated"
         let anchors =
             pinned.isEmpty
             ? "\(evaluated) with no anchors at all, because no certificates are pinned"
@@ -81,51 +115,50 @@ extension SecurityPolicy {
                 ? "\(evaluated) with the pinned certificate \(Self.names(pinned)) as the only anchor"
                 : "\(evaluated) with the pinned certificates \(Self.names(pinned)) as the only anchors"
         let evenIf = allowInvalidCertificates ? " (this runs even though allowInvalidCertificates is YES)" : ""
-        guard result.isValid else {
+        if result.isValid {
+            trace.add(.pinnedAnchors, .passed, "\(anchors)\(evenIf): trusted, path \(result.path.pathDescription)\(Self.anchorClause(result))")
+        } else {
             trace.add(.pinnedAnchors, .failed, "\(anchors)\(evenIf): not trusted because \(Self.failures(result))")
-            return trace.reject(result)
         }
-        trace.add(.pinnedAnchors, .passed, "\(anchors)\(evenIf): trusted, path \(result.path.pathDescription)\(Self.anchorClause(result))")
+        return result
+    }
 
-        // for (NSData *trustChainCertificate in [serverCertificates reverseObjectEnumerator]) {
-        //     if ([self.pinnedCertificates containsObject:trustChainCertificate]) { return YES; } }
-        // return NO;
-        if let match = result.path.reversed().first(where: pinnedCertificates.contains) {
+    /// Some certificate of `path`, searched in `order`, is byte-equal to a pinned one: YES, else NO.
+    /// `pathNote` follows the path's description (" (read before the pinned anchors were set)" for 2.6).
+    func recordPinnedCertificateMatch(
+        in path: [Certificate], from order: some Sequence<Certificate>, pathNote: String, trace: inout Trace
+    ) -> PolicyEvaluation {
+        if let match = order.first(where: pinnedCertificates.contains) {
             trace.add(
-                .pinnedCertificateMatch, .passed,
-                "'\(match.label)' in the path \(result.path.pathDescription) is byte for byte a pinned certificate")
-            return trace.accept(path: result.path)
+                .pinnedCertificateMatch, .passed, "'\(match.label)' in the path \(path.pathDescription)\(pathNote) is byte for byte a pinned certificate")
+            return trace.accept(path: path)
         }
         trace.add(
             .pinnedCertificateMatch, .failed,
-            "none of the \(result.path.count) certificates in the path \(result.path.pathDescription) is a pinned certificate")
-        return trace.reject(.pinnedCertificateNotInPath, path: result.path)
+            "none of the \(path.count) certificates in the path \(path.pathDescription)\(pathNote) is a pinned certificate")
+        return trace.reject(.pinnedCertificateNotInPath, path: path)
     }
 
     // MARK: - Step 5, public-key mode
 
-    private func evaluatePinnedPublicKeys(path: [Certificate], trace: inout Trace) -> PolicyEvaluation {
-        trace.add(
-            .pinnedAnchors, .skipped,
-            allowInvalidCertificates
-                ? "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks that the chain ends at a trusted root, "
-                    + "its dates or its host name (only the signatures linking the path are checked)"
-                : "public-key pinning sets no anchors and does not evaluate the chain again")
+    /// Any key of `path` is a pinned certificate's key (4.x, 2.6, 2.0). `verdictUnused`: no evaluation's
+    /// verdict was required before, so nothing but the path's signatures was checked.
+    func evaluatePinnedPublicKeys(path: [Certificate], verdictUnused: Bool, trace: inout Trace) -> PolicyEvaluation {
+        recordNoPinnedAnchors(verdictUnused: verdictUnused, trace: &trace)
 
         // for (id trustChainPublicKey in publicKeys) { for (id pinnedPublicKey in self.pinnedPublicKeys) {
         //     if (AFSecKeyIsEqualToKey(trustChainPublicKey, pinnedPublicKey)) { trustedPublicKeyCount += 1; } } }
         // return trustedPublicKeyCount > 0;
         let pinned = sortedPinnedCertificates
         guard !pinned.isEmpty else {
-            trace.add(.pinnedPublicKeyMatch, .failed, "no certificates are pinned, so there is no public key to match")
+            trace.add(.pinnedPublicKeyMatch, .failed, Self.noPinnedKeys)
             return trace.reject(.pinnedPublicKeyNotInPath, path: path)
         }
         let matches = path.compactMap { certificate in
             pinned.first { $0.publicKeyInfo == certificate.publicKeyInfo }.map { (certificate, $0) }
         }
         guard matches.isEmpty else {
-            let list = matches.map { "'\($0.0.label)' has the key of pinned '\($0.1.label)'" }.joined(separator: "; ")
-            trace.add(.pinnedPublicKeyMatch, .passed, "\(list) (path \(path.pathDescription))")
+            trace.add(.pinnedPublicKeyMatch, .passed, "\(Self.keyMatches(matches)) (path \(path.pathDescription))")
             return trace.accept(path: path)
         }
         trace.add(
@@ -135,10 +168,27 @@ extension SecurityPolicy {
         return trace.reject(.pinnedPublicKeyNotInPath, path: path)
     }
 
+    /// The pinnedAnchors step of public-key mode, which sets no anchors.
+    func recordNoPinnedAnchors(verdictUnused: Bool, trace: inout Trace) {
+        trace.add(
+            .pinnedAnchors, .skipped,
+            verdictUnused
+                ? "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks that the chain ends at a trusted root, "
+                    + "its dates or its host name (only the signatures linking the path are checked)"
+                : "public-key pinning sets no anchors and does not evaluate the chain again")
+    }
+
     // MARK: - Sentences
 
+    static let noPinnedKeys = "no certificates are pinned, so there is no public key to match"
+
+    /// "'bank.test' has the key of pinned 'bank-leaf.cer'; …".
+    static func keyMatches(_ matches: [(Certificate, Certificate)]) -> String {
+        matches.map { "'\($0.0.label)' has the key of pinned '\($0.1.label)'" }.joined(separator: "; ")
+    }
+
     /// Pinned certificates in a stable order (a Set has none): by label, then by DER.
-    private var sortedPinnedCertificates: [Certificate] {
+    var sortedPinnedCertificates: [Certificate] {
         pinnedCertificates.sorted { $0.label != $1.label ? $0.label < $1.label : $0.der.lexicographicallyPrecedes($1.der) }
     }
 
@@ -151,15 +201,25 @@ extension SecurityPolicy {
     }
 
     private func policySelectionReason(domain: String?) -> String {
-        let unused = unusedPolicyClause.map { ". \($0)" } ?? ""
-        guard validatesDomainName else { return "validatesDomainName is NO: BasicX509 policy, the host name is never checked\(unused)" }
-        guard let domain else {
-            return "validatesDomainName is YES but the domain is nil: SSL policy without a host name, so no host name is checked\(unused)"
+        Self.policySentence(chosenPolicyPrefix(domain: domain), validatesDomainName ? .ssl(host: domain) : .basicX509, unused: unusedPolicyClause)
+    }
+
+    /// Why step 2 chose its policy: "validatesDomainName is YES but the domain is nil".
+    func chosenPolicyPrefix(domain: String?) -> String {
+        !validatesDomainName ? "validatesDomainName is NO" : domain == nil ? "validatesDomainName is YES but the domain is nil" : "validatesDomainName is YES"
+    }
+
+    /// "PREFIX: SSL policy for host 'bank.test', which the leaf must name in its SAN", followed by `unused`,
+    /// the clause that says why no decision rests on that policy, when none does.
+    static func policySentence(_ prefix: String, _ policy: ServerTrust.Policy, unused: String?) -> String {
+        let tail = unused.map { ". \($0)" } ?? ""
+        switch policy {
+        case .basicX509: return "\(prefix): BasicX509 policy, the host name is never checked\(tail)"
+        case .ssl(host: nil): return "\(prefix): SSL policy without a host name, so no host name is checked\(tail)"
+        case .ssl(host: let host?):
+            guard let unused else { return "\(prefix): SSL policy for host '\(host)', which the leaf must name in its SAN" }
+            return "\(prefix): SSL policy for host '\(host)'. \(unused), so the host name is not checked"
         }
-        guard let unusedPolicyClause else {
-            return "validatesDomainName is YES: SSL policy for host '\(domain)', which the leaf must name in its SAN"
-        }
-        return "validatesDomainName is YES: SSL policy for host '\(domain)'. \(unusedPolicyClause), so the host name is not checked"
     }
 
     /// Why no decision rests on the step-2 policy, or nil when one does (chainTrust or pinnedAnchors uses it).
@@ -187,8 +247,8 @@ extension SecurityPolicy {
     }
 }
 
-/// Collects steps and builds the final `PolicyEvaluation`.
-private struct Trace {
+/// Collects steps and builds the final `PolicyEvaluation` (every release's procedure uses it).
+struct Trace {
     var steps: [TraceStep] = []
 
     mutating func add(_ check: TraceStep.Check, _ outcome: TraceStep.Outcome, _ detail: String) {

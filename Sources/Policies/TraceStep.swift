@@ -38,6 +38,16 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
         case atsServerTrust
         /// Two-way TLS: the identity the app answers the client-certificate challenge with, from its `.p12`.
         case clientCertificate
+
+        // AFNetworking 2.x branches that 4.x has no counterpart for.
+        /// AFNetworking 2.5.1, mode none: YES without evaluating anything.
+        case modeNoneWithoutEvaluation
+        /// 2.1–2.5.3, certificate mode with validatesCertificateChain YES: every certificate of the path is pinned.
+        case everyCertificatePinned
+        /// 2.1–2.5.3, public-key mode with validatesCertificateChain YES: as many key matches as certificates in the path.
+        case everyPublicKeyPinned
+        /// 2.1.0 and 2.2.0: the leaf's subject summary (its common name) compared with the domain, wildcards per label.
+        case commonNameMatch
     }
 
     public enum Outcome: String, Hashable, Sendable {
