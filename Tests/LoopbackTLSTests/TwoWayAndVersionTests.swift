@@ -36,9 +36,10 @@ extension NetworkTests {
         func throughAForgingProxyTheClientAcceptsButTheUpstreamFailsWithoutAClientKey(version: TLSVersion) throws {
             var origin = twoWayOrigin
             origin.versions = version...version
+            origin.allowsWeakCryptography = version < .tls12
             let exchange = try Exchange(
                 attack: .forge(authority: world.attackerCA), trusts: [world.attackerCA.certificate],
-                origin: origin, clientIdentity: clientP12())
+                origin: origin, clientIdentity: clientP12(), weakClient: version < .tls12)
 
             #expect(exchange.result.verdict?.isTrusted == true)
             let flow = try #require(exchange.flows.first)
@@ -49,11 +50,12 @@ extension NetworkTests {
         }
 
         @Test(arguments: TLSVersion.allCases)
-        func bothVersionsCarryTheExchangeDirectlyAndThroughTheForgingProxy(version: TLSVersion) throws {
+        func everyVersionCarriesTheExchangeDirectlyAndThroughTheForgingProxy(version: TLSVersion) throws {
             var origin = world.origin
             origin.versions = version...version
+            origin.allowsWeakCryptography = version < .tls12
             for attack in [nil, Attack.forge(authority: world.attackerCA)] {
-                let exchange = try Exchange(attack: attack, trusts: [world.attackerCA.certificate], origin: origin)
+                let exchange = try Exchange(attack: attack, trusts: [world.attackerCA.certificate], origin: origin, weakClient: version < .tls12)
                 #expect(exchange.result.handshakeCompleted)
                 let serverHellos = exchange.events.compactMap { event -> String? in
                     if case .handshake(.serverHello(let negotiated, _)) = event.kind, event.actor == .origin { return negotiated }
