@@ -50,7 +50,9 @@ public final class OriginServer: Sendable {
             clientAuthorities: [Certificate]? = nil, sessionTickets: Int = 0, closesAfterResponse: Bool = false, keptRequests: Int? = nil,
             allowsWeakCryptography: Bool = false, forwardSecrecy: Bool = true
         ) {
-            self.init(application: application, transport: .tls(identity: identity, chain: chain), closesAfterResponse: closesAfterResponse, keptRequests: keptRequests)
+            self.init(
+                application: application, transport: .tls(identity: identity, chain: chain), closesAfterResponse: closesAfterResponse,
+                keptRequests: keptRequests)
             self.versions = versions
             self.clientAuthorities = clientAuthorities
             self.sessionTickets = sessionTickets

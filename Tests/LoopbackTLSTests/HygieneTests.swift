@@ -109,7 +109,8 @@ extension NetworkTests {
                 let client = try TLSClient(
                     host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate]), verifyDate: NetworkWorld.clock,
                     allowsWeakCryptography: version < .tls12)
-                _ = client.exchange(.direct(port: origin.port), request: NetworkWorld.login, log: log) { _, _ in .init(accept: true, verdict: true, summary: "ok")
+                _ = client.exchange(.direct(port: origin.port), request: NetworkWorld.login, log: log) { _, _ in
+                    .init(accept: true, verdict: true, summary: "ok")
                 }
                 origin.stop()
             }

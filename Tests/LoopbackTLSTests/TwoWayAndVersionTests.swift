@@ -22,12 +22,20 @@ extension NetworkTests {
         @Test func twoWayTLSWithTheClientsP12Succeeds() throws {
             let exchange = try Exchange(origin: twoWayOrigin, clientIdentity: clientP12())
             #expect(exchange.result.handshakeCompleted)
+            #expect(exchange.result.certificateRequested)
             #expect(exchange.originRequests == ["POST /login"])
             #expect(exchange.events.contains(NetworkEvent(.client, .handshake(.certificate(chain: ["Mobile App"])), to: .origin)))
         }
 
+        @Test func aServerThatAsksForNoCertificateLeavesCertificateRequestedFalse() throws {
+            let exchange = try Exchange(clientIdentity: clientP12())
+            #expect(exchange.result.handshakeCompleted)
+            #expect(!exchange.result.certificateRequested)
+        }
+
         @Test func twoWayTLSWithoutAClientCertificateFailsAndTheRequestNeverArrives() throws {
             let exchange = try Exchange(origin: twoWayOrigin)
+            #expect(exchange.result.certificateRequested)
             #expect(exchange.originRequests.isEmpty)
             #expect(exchange.events.contains { $0.actor == .origin && $0.kind.isAlert(named: "certificate_required") })
         }
