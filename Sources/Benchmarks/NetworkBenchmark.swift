@@ -40,7 +40,7 @@ public enum NetworkBenchmark {
 
         /// Nil when the exchange returned the bank's answer; otherwise why not.
         func exchange(_ port: UInt16, _ request: HTTPMessage) -> String? {
-            let result = client.exchange(.direct(port: port), request: request, log: EventLog()) { trust in
+            let result = client.exchange(.direct(port: port), request: request, log: EventLog()) { trust, _ in
                 let evaluation = SecurityPolicy.defaultPolicy.evaluate(serverTrust: trust, forDomain: "bank.test")
                 return .init(accept: evaluation.isTrusted, verdict: evaluation.isTrusted, summary: evaluation.verdict)
             }

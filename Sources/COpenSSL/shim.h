@@ -21,6 +21,7 @@ static inline void COpenSSL_OPENSSL_free(void *p) { OPENSSL_free(p); }
 /* SSL_OP_* are built by SSL_OP_BIT(), which the importer cannot evaluate. */
 static inline uint64_t COpenSSL_SSL_OP_ENABLE_MIDDLEBOX_COMPAT(void) { return SSL_OP_ENABLE_MIDDLEBOX_COMPAT; }
 static inline uint64_t COpenSSL_SSL_OP_NO_TICKET(void) { return SSL_OP_NO_TICKET; }
+static inline uint64_t COpenSSL_SSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
 
 static inline int COpenSSL_SSL_get_ex_new_index(void) { return SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
 /* A slot whose value the SSL_CTX owns: `release` is called with it when OpenSSL frees the SSL_CTX. */

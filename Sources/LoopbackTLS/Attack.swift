@@ -42,7 +42,7 @@ public struct InterceptedFlow: Sendable {
     /// The connection's number on its proxy: 1, 2, … in the order the connections arrived.
     public var number = 0
     /// The host the connection was routed to or refused for (CONNECT's host, else the SNI, else the
-    /// proxy's default host).
+    /// proxy's default host; for relayed plain HTTP, the host its request names).
     public var host: String?
     /// What the client asked HTTP CONNECT for ("bank.test:443"); nil for transparent TLS and plain HTTP.
     public var connectTarget: String?

@@ -89,6 +89,12 @@ public final class EventLog: Sendable {
         } ?? 0
     }
 
+    /// The id of the TCP connection `socket` is one end of: the connector's end when `isConnector`.
+    func connection(of socket: Socket, isConnector: Bool) -> Int {
+        isConnector
+            ? connection(connector: socket.localPort, acceptor: socket.remotePort) : connection(connector: socket.remotePort, acceptor: socket.localPort)
+    }
+
     /// Makes a relayed connection count as the one it relays (passthrough: the TLS peers are the ends).
     func alias(connector: UInt16, acceptor: UInt16, as id: Int) {
         state?.withLock { $0.connections[Pair(connector: connector, acceptor: acceptor)] = id }

@@ -5,7 +5,8 @@ import PKI
 ///
 /// It is never an open proxy: only the hosts in its routes are reached; a CONNECT to any other host is
 /// answered `403`, a malformed request `400`, an oversized head `431`. A plain HTTP request for a path
-/// (a browser opening `http://address:port/`) is answered by `site`, when there is one.
+/// (a browser opening `http://address:port/`) is answered by `site`, when there is one; a proxy without a
+/// site relays plain HTTP for the hosts it routes instead, reading it all (see `Interception.answerHTTP`).
 public final class InterceptingProxy: Sendable {
     private let interception: Interception
     private let listener: Listener
@@ -13,17 +14,19 @@ public final class InterceptingProxy: Sendable {
     /// - Parameter routes: where each host really lives: a port on `address`, the proxy's upstream.
     /// - Parameter defaultHost: where a transparent connection without SNI goes (nil: nowhere).
     /// - Parameter site: what answers plain HTTP requests for the proxy's own pages.
+    /// - Parameter allowsWeakCryptography: both sides negotiate TLS 1.0 to 1.3 and take RSA-1024 and SHA-1
+    ///   certificates (OpenSSL's security level 0), for lessons about servers App Transport Security refuses.
     /// - Parameter keepsFlows: false for a proxy that runs all day (a live lab): `flows` then keeps no connection,
     ///   each goes to `onFlowEnd` only.
     /// - Parameter onFlowEnd: called on the connection's thread when a connection is done (a live lab log).
     public init(
         attack: Attack, routes: [String: UInt16], defaultHost: String? = nil, site: (any HTTPApplication)? = nil, log: EventLog,
-        factory: CertificateFactory, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0, keepsFlows: Bool = true,
-        onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil
+        factory: CertificateFactory, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0, allowsWeakCryptography: Bool = false,
+        keepsFlows: Bool = true, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil
     ) throws {
         let interception = try Interception(
             attack: attack, routes: routes, upstream: address, defaultHost: defaultHost, site: site, log: log, factory: factory,
-            keyLog: keyLog, keepsFlows: keepsFlows, onFlowEnd: onFlowEnd)
+            keyLog: keyLog, allowsWeakCryptography: allowsWeakCryptography, keepsFlows: keepsFlows, onFlowEnd: onFlowEnd)
         self.interception = interception
         // The handler holds the interception, never the proxy: a proxy dropped while a connection
         // arrives stops its listener (joining that connection's thread) while the state stays alive for it.

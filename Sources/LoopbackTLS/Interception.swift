@@ -22,7 +22,8 @@ final class Interception: Sendable {
 
     init(
         attack: Attack, routes: [String: UInt16], upstream upstreamAddress: ListenAddress, defaultHost: String?, site: (any HTTPApplication)?,
-        log: EventLog, factory: CertificateFactory, keyLog: KeyLog?, keepsFlows: Bool, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
+        log: EventLog, factory: CertificateFactory, keyLog: KeyLog?, allowsWeakCryptography: Bool, keepsFlows: Bool,
+        onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
     ) throws {
         self.keepsFlows = keepsFlows
         self.onFlowEnd = onFlowEnd
@@ -33,9 +34,10 @@ final class Interception: Sendable {
         self.site = site
         self.log = log
         self.factory = factory
-        downstream = try TLSContext(role: .server, keyLog: keyLog)
+        let versions = TLSVersion.supported(allowsWeakCryptography: allowsWeakCryptography)
+        downstream = try TLSContext(role: .server, versions: versions, allowsWeakCryptography: allowsWeakCryptography, keyLog: keyLog)
         downstream.pauseAtClientHello()
-        upstream = try TLSContext(role: .client, keyLog: keyLog)
+        upstream = try TLSContext(role: .client, versions: versions, allowsWeakCryptography: allowsWeakCryptography, keyLog: keyLog)
         upstream.takeServerCertificatesUnjudged()
         switch attack {
         case .forge(let authority), .misissued(let authority): log.register([authority.certificate])
@@ -122,11 +124,73 @@ final class Interception: Sendable {
             try socket.write(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
             return host
         }
+        let request = HTTPMessage(startLine: lines[0], headers: lines.dropFirst().filter { !$0.isEmpty })
+        // A lesson's proxy, which has no pages of its own, relays plain HTTP for a host it routes, named by an
+        // absolute-form target (a client configured with the proxy) or by the Host header (a client routed to
+        // it), reading everything on the way. The lab's proxy has a site and answers every plain request
+        // itself, so its pages stay reachable at its address whatever Host a browser sends.
+        if site == nil, let destination = Self.plainHTTPDestination(of: parts, host: request.header("Host")), let port = routes[destination.host] {
+            let originForm = "\(parts[0]) \(destination.path) \(parts[2])"
+            try relayPlainHTTP(socket, head: head, originForm: originForm, to: destination.host, port: port, stream: stream, flow: flow)
+            return nil
+        }
         guard parts[1].hasPrefix("/") else {
             return try refuse(403, "Forbidden", "it is not an open proxy: it routes only \(routed), with CONNECT")
         }
         guard let site else { return try refuse(404, "Not Found", "this proxy serves no pages") }
-        return try answer(site.respond(to: HTTPMessage(startLine: lines[0], headers: lines.dropFirst().filter { !$0.isEmpty })))
+        return try answer(site.respond(to: request))
+    }
+
+    /// The host and path a plain HTTP request is for: from an absolute-form target ("http://bank.test/login"),
+    /// else from an origin-form one ("/login") and its Host header; ports are dropped, as routes name hosts.
+    private static func plainHTTPDestination(of requestLine: [String], host: String?) -> (host: String, path: String)? {
+        let target = requestLine[1]
+        let authority: Substring
+        let path: String
+        if target.hasPrefix("/") {
+            guard let host else { return nil }
+            authority = Substring(host)
+            path = target
+        } else if target.lowercased().hasPrefix("http://") {
+            let rest = target.dropFirst("http://".count)
+            authority = rest.prefix { $0 != "/" }
+            path = rest.dropFirst(authority.count).isEmpty ? "/" : String(rest.dropFirst(authority.count))
+        } else {
+            return nil
+        }
+        let name = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return name.isEmpty ? nil : (name.lowercased(), path)
+    }
+
+    /// Plain HTTP to a routed host: read the client's request (all of it is readable), send it on with an
+    /// origin-form request line, read the answer, hand it back. One request per connection, as every
+    /// request here says `Connection: close`.
+    private func relayPlainHTTP(
+        _ socket: Socket, head: [UInt8], originForm: String, to host: String, port: UInt16, stream: EventStream, flow: FlowRecord
+    ) throws {
+        let client = PlainConnection(socket: socket, stream: stream, isConnector: false, peer: .client)
+        defer { client.close(finishing: true) }
+        client.noteReceived(head.count)
+        flow.update { $0.host = host }
+        stream.record(.intercepting(host: host, plan: "relaying plain HTTP: there is no TLS to break, every byte is readable"))
+        guard let request = try client.readMessage(after: head) else { return stream.record(.peerVanished(during: "the request")) }
+        flow.update { $0.read(request[...], from: .client) }
+        stream.record(.plaintextRead(from: .client, bytes: request.count, preview: Self.describe(request[...]).preview))
+
+        let server = PlainConnection(socket: try Socket.connect(address: upstreamAddress, port: port), stream: stream, isConnector: true, peer: .origin)
+        defer { server.close() }
+        let lineEnd = HTTPHeadBytes.firstRange(of: [13, 10], in: request[...])?.lowerBound ?? 0
+        let forwarded = Array(originForm.utf8) + request[lineEnd...]
+        try server.write(forwarded[...], summary: Self.describe(forwarded[...]).summary)
+        guard let response = try server.readMessage() else {
+            let reason = "the server closed the connection without a response"
+            flow.update { $0.upstreamFailure = reason }
+            return stream.record(.upstreamFailed(reason: reason))
+        }
+        flow.update { $0.read(response[...], from: .origin) }
+        let description = Self.describe(response[...])
+        stream.record(.plaintextRead(from: .origin, bytes: response.count, preview: description.preview))
+        try client.write(response[...], summary: description.summary)
     }
 
     private func terminate(_ socket: Socket, connectHost: String?, stream: EventStream, flow: FlowRecord) throws {
@@ -181,8 +245,7 @@ final class Interception: Sendable {
             return stream.record(.handshakeFailed(reason: "the client refused what it was shown: \(reason)"))
         }
         flow.update { $0.clientAccepted = true }
-        let (version, cipher) = client.negotiated
-        stream.record(.handshakeCompleted(version: version, cipher: cipher))
+        client.recordCompletedHandshake()
         guard upstreamFailure == nil else {
             // Nothing to forward to, but the client already trusts us: read what it sends, then hang up.
             if let request = try? HTTPMessage.read(from: { try client.read() }) {

@@ -5,12 +5,15 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case tls(operation: String, details: [String])
     /// An address to listen on that cannot be used, with why.
     case invalidAddress(String, reason: String)
+    /// Settings an endpoint cannot be set up with, with why.
+    case unusableConfiguration(String)
 
     public var description: String {
         switch self {
         case .socket(let operation, let reason): "\(operation) failed: \(reason)"
         case .tls(let operation, let details): "OpenSSL \(operation) failed" + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))
         case .invalidAddress(let address, let reason): "'\(address)' cannot be listened on: \(reason)"
+        case .unusableConfiguration(let reason): "unusable TLS settings: \(reason)"
         }
     }
 }

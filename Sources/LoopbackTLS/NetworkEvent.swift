@@ -49,6 +49,12 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
         case refused(reason: String)
         /// The peer closed (or vanished) before the exchange finished.
         case peerVanished(during: String)
+        /// The client speaks plain HTTP to `host`: no TLS, so no handshake and no certificate to judge.
+        case plainHTTP(host: String)
+        /// Data this party sent without TLS: anyone on the path reads it.
+        case unencryptedData(bytes: Int, summary: String)
+        /// This party could not open a TCP connection.
+        case connectionFailed(reason: String)
     }
 
     public let actor: Actor
@@ -80,6 +86,10 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
         case .handshakeFailed(let reason): return "handshake failed: \(reason)"
         case .applicationData(let bytes, let summary):
             return "application data, \(bytes) bytes (\(summary))" + (peer.map { ", readable only by the \($0.rawValue)" } ?? "")
+        case .plainHTTP(let host):
+            return "plain HTTP to '\(host)': no TLS handshake, no certificate to judge; the request goes out readable by anyone on the path"
+        case .unencryptedData(let bytes, let summary): return "unencrypted data, \(bytes) bytes (\(summary)), readable by anyone on the path"
+        case .connectionFailed(let reason): return "could not connect: \(reason)"
         case .requestReceived(let summary): return "received \(summary)"
         case .responseReceived(let summary): return "received \(summary)"
         case .intercepting(let host, let plan): return "intercepting '\(host)': \(plan)"

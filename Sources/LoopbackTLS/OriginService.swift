@@ -1,16 +1,18 @@
-/// What an `OriginServer` does with each connection: handshake, read one request, answer it.
+/// What an `OriginServer` does with each connection: handshake (unless it serves plain HTTP), read one
+/// request, answer it.
 ///
 /// Everything a connection needs lives here, owned by the listener's handler, so no connection can
 /// outlive the state it uses, whenever the server that started it is released.
 final class OriginService: Sendable {
-    private let context: TLSContext
+    /// Nil for plain HTTP.
+    private let context: TLSContext?
     private let app: any HTTPApplication
     private let log: EventLog
     private let received = Locked<[String]>([])
     private let closesAfterResponse: Bool
     private let keptRequests: Int?
 
-    init(context: TLSContext, application: any HTTPApplication, log: EventLog, closesAfterResponse: Bool, keptRequests: Int?) {
+    init(context: TLSContext?, application: any HTTPApplication, log: EventLog, closesAfterResponse: Bool, keptRequests: Int?) {
         self.context = context
         self.app = application
         self.log = log
@@ -23,11 +25,11 @@ final class OriginService: Sendable {
 
     func serve(_ socket: Socket) {
         let stream = log.makeStream(.origin)
+        guard let context else { return answer(over: PlainConnection(socket: socket, stream: stream, isConnector: false), stream: stream) }
         guard let connection = try? TLSConnection(context: context, socket: socket, stream: stream, isConnector: false) else { return }
         switch connection.handshake() {
         case .completed:
-            let (version, cipher) = connection.negotiated
-            stream.record(.handshakeCompleted(version: version, cipher: cipher))
+            connection.recordCompletedHandshake()
         case .failed(let reason):
             stream.record(reason == TLSConnection.peerClosed ? .peerVanished(during: "the handshake") : .handshakeFailed(reason: reason))
             // Stay until the peer hangs up, so its next read finds our alert rather than a reset.
@@ -36,6 +38,11 @@ final class OriginService: Sendable {
         case .pausedAtClientHello:
             preconditionFailure("the origin's context has no ClientHello callback")
         }
+        answer(over: connection, stream: stream)
+    }
+
+    /// Reads one request on an established connection and answers it.
+    private func answer(over connection: some HTTPConnection, stream: EventStream) {
         do {
             guard let request = try HTTPMessage.read(from: { try connection.read() }) else {
                 return stream.record(.peerVanished(during: "the request"))
@@ -59,7 +66,7 @@ final class OriginService: Sendable {
     }
 
     /// Waits for the peer to close before closing, so a peer still sending never meets a reset.
-    private static func linger(_ connection: TLSConnection) {
+    private static func linger(_ connection: some HTTPConnection) {
         while let data = try? connection.read(), !data.isEmpty {}
     }
 }

@@ -5,8 +5,9 @@ import PKI
 /// judge accepts.
 ///
 /// It knows no policy. The judge gets the chain as a `ServerTrust` (the device trust store as anchors,
-/// the host, the clock), just as NSURLSession hands a `SecTrustRef` to the app's delegate; a rejection
-/// aborts the handshake with a `bad_certificate` alert, as cancelling the challenge does.
+/// the host, the clock), just as NSURLSession hands a `SecTrustRef` to the app's delegate, with the version
+/// and suite the handshake settled; a rejection aborts the handshake with a `bad_certificate` alert, as
+/// cancelling the challenge does. A plain HTTP exchange (`exchangePlainHTTP`) has nothing to judge.
 public final class TLSClient: Sendable {
     /// What the judge decided, in its own terms (`Verdict`), with a sentence for the transcript.
     public struct Judgement<Verdict: Sendable>: Sendable {
@@ -21,10 +22,15 @@ public final class TLSClient: Sendable {
         }
     }
 
+    /// How one exchange went.
     public struct Result<Verdict: Sendable>: Sendable {
-        /// Nil when the handshake failed before the chain was judged.
+        /// Nil when the handshake failed before the chain was judged, and for plain HTTP.
         public var verdict: Verdict?
+        /// False when it failed, and for plain HTTP, which has none.
         public var handshakeCompleted: Bool
+        /// The server asked for a client certificate (a CertificateRequest arrived), whether or not the
+        /// handshake then completed.
+        public var certificateRequested: Bool
         public var response: HTTPMessage?
         /// Why the exchange did not complete.
         public var failure: String?
@@ -46,25 +52,30 @@ public final class TLSClient: Sendable {
     private let context: TLSContext
 
     /// - Parameter identity: a client certificate to present when the server asks (two-way TLS).
+    /// - Parameter versions: nil offers `TLSVersion.supported(allowsWeakCryptography:)`.
+    /// - Parameter allowsWeakCryptography: negotiate TLS 1.0 and 1.1 and accept an RSA-1024 or SHA-1 leaf, as
+    ///   the iOS TLS stack does (App Transport Security refuses them above it); off, OpenSSL's default security level.
     public init(
         host: String, trustStore: DeviceTrustStore, verifyDate: Date, platform: Platform = .iOS13, identity: Identity? = nil,
-        versions: ClosedRange<TLSVersion> = .tls12 ... .tls13, keyLog: KeyLog? = nil
+        versions: ClosedRange<TLSVersion>? = nil, allowsWeakCryptography: Bool = false, keyLog: KeyLog? = nil
     ) throws {
         self.host = host
         self.trustStore = trustStore
         self.verifyDate = verifyDate
         self.platform = platform
-        context = try TLSContext(role: .client, versions: versions, keyLog: keyLog)
+        context = try TLSContext(
+            role: .client, versions: versions ?? TLSVersion.supported(allowsWeakCryptography: allowsWeakCryptography),
+            allowsWeakCryptography: allowsWeakCryptography, keyLog: keyLog)
         context.judgeServerCertificates()
         if let identity { try context.use(identity, chain: [identity.certificate]) }
     }
 
     /// One exchange: connect, handshake (with the judge), send `request`, read the response, close.
     public func exchange<Verdict: Sendable>(
-        _ route: Route, request: HTTPMessage, log: EventLog, judge: @escaping (ServerTrust) -> Judgement<Verdict>
+        _ route: Route, request: HTTPMessage, log: EventLog, judge: @escaping (ServerTrust, NegotiatedTLS) -> Judgement<Verdict>
     ) -> Result<Verdict> {
         let stream = log.makeStream(.client)
-        var result = Result<Verdict>(verdict: nil, handshakeCompleted: false, response: nil, failure: nil)
+        var result = Result<Verdict>(verdict: nil, handshakeCompleted: false, certificateRequested: false, response: nil, failure: nil)
         let connection: TLSConnection
         do {
             let socket: Socket
@@ -84,28 +95,67 @@ public final class TLSClient: Sendable {
         }
         defer { connection.close() }
 
-        connection.judge = { [host, trustStore, verifyDate, platform] chain in
+        connection.judge = { [host, trustStore, verifyDate, platform] chain, negotiated in
             let trust = ServerTrust(
                 certificates: chain, deviceTrustStore: trustStore, policy: .ssl(host: host), verifyDate: verifyDate, platform: platform)
-            let judgement = judge(trust)
+            let judgement = judge(trust, negotiated)
             result.verdict = judgement.verdict
             stream.record(.judged(accepted: judgement.accept, chain: chain.map(\.label), summary: judgement.summary))
             return judgement.accept
         }
-        if case .failed(let reason) = connection.handshake() {
+        let handshake = connection.handshake()
+        result.certificateRequested = connection.certificateRequested
+        if case .failed(let reason) = handshake {
             result.failure = reason
             stream.record(.handshakeFailed(reason: reason))
             return result
         }
         result.handshakeCompleted = true
-        let (version, cipher) = connection.negotiated
-        stream.record(.handshakeCompleted(version: version, cipher: cipher))
+        connection.recordCompletedHandshake()
+        Self.send(request, over: connection, stream: stream, into: &result)
+        return result
+    }
+
+    /// One exchange in plain HTTP, without TLS: connect, send `request` readable by anyone on the path, read
+    /// the response, close. Nothing is judged (there is no certificate), so `verdict` stays nil.
+    ///
+    /// Through an HTTP proxy (`.httpProxy`) the request names its whole URL (absolute-form, RFC 9112 §3.2.2),
+    /// as a client configured with a proxy sends plain HTTP; straight to a port it names only the path.
+    public func exchangePlainHTTP<Verdict: Sendable>(_ route: Route, request: HTTPMessage, log: EventLog) -> Result<Verdict> {
+        let stream = log.makeStream(.client)
+        var result = Result<Verdict>(verdict: nil, handshakeCompleted: false, certificateRequested: false, response: nil, failure: nil)
+        stream.record(.plainHTTP(host: host))
+        var request = request
+        let port: UInt16
+        switch route {
+        case .direct(let direct):
+            port = direct
+        case .httpProxy(let proxy):
+            port = proxy
+            let parts = request.startLine.split(separator: " ", maxSplits: 2)
+            if parts.count == 3, parts[1].hasPrefix("/") { request.startLine = "\(parts[0]) http://\(host)\(parts[1]) \(parts[2])" }
+        }
+        let connection: PlainConnection
+        do {
+            connection = PlainConnection(socket: try Socket.connect(port: port), stream: stream, isConnector: true)
+        } catch {
+            result.failure = "could not connect: \(error)"
+            stream.record(.connectionFailed(reason: "\(error)"))
+            return result
+        }
+        defer { connection.close() }
+        Self.send(request, over: connection, stream: stream, into: &result)
+        return result
+    }
+
+    /// Sends `request` on an established connection and reads the response into `result`.
+    private static func send<Verdict>(_ request: HTTPMessage, over connection: some HTTPConnection, stream: EventStream, into result: inout Result<Verdict>) {
         do {
             try connection.write(request.serialized[...], summary: request.summary)
             guard let response = try HTTPMessage.read(maximumBody: 256 << 20, from: { try connection.read() }) else {
                 result.failure = "the server closed the connection without a response"
                 stream.record(.peerVanished(during: "the response"))
-                return result
+                return
             }
             result.response = response
             stream.record(.responseReceived(summary: response.summary))
@@ -113,7 +163,6 @@ public final class TLSClient: Sendable {
             result.failure = "\(error)"
             stream.record(.peerVanished(during: "the exchange: \(error)"))
         }
-        return result
     }
 
     /// HTTP CONNECT: ask the proxy for a tunnel to `host`:443 and wait for its 200.

@@ -21,13 +21,10 @@ final class TLSConnection {
     private let isConnector: Bool
     /// Resolved at first use, not at accept: a passthrough proxy registers the connection it relays
     /// only after connecting, and before it forwards the first byte.
-    private lazy var connection: Int =
-        isConnector
-        ? stream.eventLog.connection(connector: socket.localPort, acceptor: socket.remotePort)
-        : stream.eventLog.connection(connector: socket.remotePort, acceptor: socket.localPort)
+    private lazy var connection = stream.eventLog.connection(of: socket, isConnector: isConnector)
 
-    /// Client side: rules on the chain the server presented (leaf first).
-    var judge: (([Certificate]) -> Bool)?
+    /// Client side: rules on the chain the server presented (leaf first), knowing what the handshake settled.
+    var judge: (([Certificate], NegotiatedTLS) -> Bool)?
     /// Server side: set once `SSL_use_certificate` was called for this connection.
     var hasServerCertificate = false
 
@@ -106,13 +103,25 @@ final class TLSConnection {
         }
     }
 
-    /// "TLS 1.3", "TLS_AES_256_GCM_SHA384".
-    var negotiated: (version: String, cipher: String) {
-        let version =
-            SSL_version(ssl) == TLS1_3_VERSION
-            ? TLSVersion.tls13.rawValue : SSL_version(ssl) == TLS1_2_VERSION ? TLSVersion.tls12.rawValue : String(cString: SSL_get_version(ssl))
-        let cipher = SSL_get_current_cipher(ssl).map { String(cString: SSL_CIPHER_standard_name($0)) } ?? "?"
-        return (version, cipher)
+    /// The version and suite the ServerHello settled, from the moment it was processed; nil before.
+    ///
+    /// A client processes the ServerHello (`tls_process_server_hello` in OpenSSL 3.0's statem_clnt.c) before the
+    /// server's Certificate, whose chain it judges afterwards (`tls_post_process_server_certificate` calls
+    /// `ssl_verify_cert_chain`, which calls the verify callback): by then `ssl_choose_client_version` has set the
+    /// version and `set_client_ciphersuite` the pending suite. The session's suite (`SSL_get_current_cipher`) is
+    /// set then in TLS 1.3 only (`tls13_setup_key_block`, for the handshake keys); up to TLS 1.2 it waits for
+    /// the client's ClientKeyExchange, so the pending suite (`SSL_get_pending_cipher`) answers until then.
+    var negotiated: NegotiatedTLS? {
+        guard let version = TLSVersion(openSSLValue: Int(SSL_version(ssl))), let cipher = SSL_get_current_cipher(ssl) ?? SSL_get_pending_cipher(ssl)
+        else { return nil }
+        return NegotiatedTLS(version: version, cipherSuite: String(cString: SSL_CIPHER_standard_name(cipher)))
+    }
+
+    /// Records "handshake complete: TLS 1.3, TLS_AES_256_GCM_SHA384" on this end's stream.
+    func recordCompletedHandshake() {
+        // A completed handshake has settled both (see `negotiated`).
+        let settled = negotiated
+        stream.record(.handshakeCompleted(version: settled?.version.rawValue ?? "?", cipher: settled?.cipherSuite ?? "?"))
     }
 
     /// The server name the client asked for (SNI), once its ClientHello has been read.
@@ -167,7 +176,13 @@ final class TLSConnection {
             }
         }
         if chain.isEmpty, let leaf = X509_STORE_CTX_get0_cert(store) { chain = [try? stream.eventLog.certificate(retaining: leaf)].compactMap { $0 } }
-        let accepted = !chain.isEmpty && (judge?(chain) ?? false)
+        // The verify callback runs after the ServerHello (see `negotiated`): nil never reaches it, and a chain
+        // nothing can be said about is refused.
+        guard let negotiated, !chain.isEmpty else {
+            judgeRejected = true
+            return false
+        }
+        let accepted = judge?(chain, negotiated) ?? false
         judgeRejected = !accepted
         return accepted
     }

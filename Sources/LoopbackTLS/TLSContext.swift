@@ -15,14 +15,20 @@ final class TLSContext: @unchecked Sendable {
 
     enum Role { case server, client }
 
-    init(role: Role, versions: ClosedRange<TLSVersion> = .tls12 ... .tls13, keyLog: KeyLog? = nil) throws {
+    /// - Parameter allowsWeakCryptography: OpenSSL's security level 0, the only one at which OpenSSL 3.0 negotiates
+    ///   TLS 1.0 and 1.1, loads an RSA-1024 key or a SHA-1-signed certificate, and accepts them from a peer. Off,
+    ///   the context keeps OpenSSL's default level.
+    init(role: Role, versions: ClosedRange<TLSVersion> = .tls12 ... .tls13, allowsWeakCryptography: Bool = false, keyLog: KeyLog? = nil) throws {
         _ = Self.brokenPipesIgnored
-        context = try OpenSSL.isolatingErrors { try Self.makeContext(role: role, versions: versions, keyLog: keyLog) }
+        context = try OpenSSL.isolatingErrors {
+            try Self.makeContext(role: role, versions: versions, allowsWeakCryptography: allowsWeakCryptography, keyLog: keyLog)
+        }
     }
 
-    private static func makeContext(role: Role, versions: ClosedRange<TLSVersion>, keyLog: KeyLog?) throws -> OpaquePointer {
+    private static func makeContext(role: Role, versions: ClosedRange<TLSVersion>, allowsWeakCryptography: Bool, keyLog: KeyLog?) throws -> OpaquePointer {
         guard let context = SSL_CTX_new(role == .server ? TLS_server_method() : TLS_client_method()) else { throw failure("SSL_CTX_new") }
         do {
+            if allowsWeakCryptography { SSL_CTX_set_security_level(context, 0) }
             try require(SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, versions.lowerBound.openSSLValue, nil) == 1, "SSL_CTX_set_min_proto_version")
             try require(SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_PROTO_VERSION, versions.upperBound.openSSLValue, nil) == 1, "SSL_CTX_set_max_proto_version")
             // These three return the previous or new setting, not a status: they cannot fail.
@@ -95,6 +101,21 @@ final class TLSContext: @unchecked Sendable {
     func sendSessionTickets(_ count: Int) throws {
         try OpenSSL.isolatingErrors { try Self.require(SSL_CTX_set_num_tickets(context, count) == 1, "SSL_CTX_set_num_tickets") }
         SSL_CTX_clear_options(context, COpenSSL_SSL_OP_NO_TICKET())
+    }
+
+    /// The suites a server without forward secrecy offers: RSA key exchange only, which TLS 1.0 to 1.2 have
+    /// and TLS 1.3 does not (the client encrypts the premaster secret to the leaf's RSA key, so whoever gets that
+    /// key later decrypts every recorded session). GCM first; the CBC ones are all TLS 1.0 and 1.1 know.
+    static let rsaKeyExchangeSuites = "AES128-GCM-SHA256:AES256-GCM-SHA384:AES128-SHA256:AES256-SHA256:AES128-SHA:AES256-SHA"
+
+    /// A server without forward secrecy: it offers only `rsaKeyExchangeSuites`, and its own order decides, so
+    /// an OpenSSL client (which prefers AES-256) negotiates the first one both have.
+    func offerOnlyRSAKeyExchange() throws {
+        try OpenSSL.isolatingErrors {
+            try Self.require(SSL_CTX_set_cipher_list(context, Self.rsaKeyExchangeSuites) == 1, "SSL_CTX_set_cipher_list")
+        }
+        // Returns the new options, not a status: it cannot fail.
+        SSL_CTX_set_options(context, COpenSSL_SSL_OP_CIPHER_SERVER_PREFERENCE())
     }
 
     /// Two-way TLS: ask every client for a certificate issued by one of `authorities`, and refuse none.

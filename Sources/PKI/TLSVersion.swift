@@ -18,10 +18,22 @@ public enum TLSVersion: String, Hashable, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// The version OpenSSL reports (`SSL_version`), nil for one mitmsim never offers (SSL 3.0, DTLS).
+    package init?(openSSLValue: Int) {
+        guard let version = Self.allCases.first(where: { $0.openSSLValue == openSSLValue }) else { return nil }
+        self = version
+    }
+
+    /// What an endpoint offers unless told otherwise: TLS 1.2 and 1.3, or from TLS 1.0 on when it allows weak
+    /// cryptography (as the iOS TLS stack does: App Transport Security, not the stack, refuses older versions).
+    public static func supported(allowsWeakCryptography: Bool) -> ClosedRange<TLSVersion> {
+        allowsWeakCryptography ? .tls10 ... .tls13 : .tls12 ... .tls13
+    }
+
     public static func < (lhs: TLSVersion, rhs: TLSVersion) -> Bool { lhs.openSSLValue < rhs.openSSLValue }
 
     /// "TLS 1.3" for 0x0304 and friends; what a ClientHello offers or a ServerHello picks.
     package static func name(wire: UInt16) -> String {
-        allCases.first { $0.openSSLValue == Int(wire) }?.rawValue ?? "0x" + String(wire, radix: 16)
+        TLSVersion(openSSLValue: Int(wire))?.rawValue ?? "0x" + String(wire, radix: 16)
     }
 }

@@ -45,7 +45,7 @@ public enum ScenarioRunner {
             scenario.request.method, scenario.request.path, host: scenario.server.host,
             body: Array(scenario.request.body.utf8),
             contentType: scenario.request.body.isEmpty ? nil : "application/x-www-form-urlencoded")
-        return client.exchange(.direct(port: port), request: request, log: log) { trust in
+        return client.exchange(.direct(port: port), request: request, log: log) { trust, _ in
             let evaluation = policy.evaluate(serverTrust: trust, forDomain: domain)
             return .init(accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.verdict)
         }

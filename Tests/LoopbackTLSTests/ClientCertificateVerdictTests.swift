@@ -23,7 +23,7 @@ extension NetworkTests {
             let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": link.port], log: log, factory: world.factory)
             defer { proxy.stop() }
             let client = try TLSClient(host: "bank.test", trustStore: DeviceTrustStore(system: [world.attackerCA.certificate]), verifyDate: NetworkWorld.clock)
-            _ = client.exchange(.direct(port: proxy.port), request: NetworkWorld.login, log: log) { _ in .init(accept: true, verdict: true, summary: "ok") }
+            _ = client.exchange(.direct(port: proxy.port), request: NetworkWorld.login, log: log) { _, _ in .init(accept: true, verdict: true, summary: "ok") }
             proxy.stop()
 
             let flow = try #require(proxy.flows.first)

@@ -61,7 +61,7 @@ extension NetworkTests {
                 host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate, world.attackerCA.certificate]), verifyDate: NetworkWorld.clock)
             var completed = 0
             for _ in 0..<200 {
-                let result = client.exchange(.direct(port: proxy.port), request: NetworkWorld.login, log: EventLog()) { _ in
+                let result = client.exchange(.direct(port: proxy.port), request: NetworkWorld.login, log: EventLog()) { _, _ in
                     TLSClient.Judgement(accept: true, verdict: true, summary: "accepted")
                 }
                 if result.response != nil { completed += 1 }
@@ -96,7 +96,7 @@ extension NetworkTests {
             origin.stop()
         }
 
-        @Test func theKeyLogLetsWiresharkDecryptBothVersions() throws {
+        @Test func theKeyLogLetsWiresharkDecryptEveryVersion() throws {
             let path = NSTemporaryDirectory() + "mitmsim-keylog-\(UUID().uuidString).txt"
             defer { try? FileManager.default.removeItem(atPath: path) }
             let keyLog = try KeyLog(path: path)
@@ -104,9 +104,13 @@ extension NetworkTests {
                 let log = EventLog()
                 var configuration = world.origin
                 configuration.versions = version...version
+                configuration.allowsWeakCryptography = version < .tls12
                 let origin = try OriginServer(configuration, log: log, keyLog: keyLog)
-                let client = try TLSClient(host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate]), verifyDate: NetworkWorld.clock)
-                _ = client.exchange(.direct(port: origin.port), request: NetworkWorld.login, log: log) { _ in .init(accept: true, verdict: true, summary: "ok")
+                let client = try TLSClient(
+                    host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate]), verifyDate: NetworkWorld.clock,
+                    allowsWeakCryptography: version < .tls12)
+                _ = client.exchange(.direct(port: origin.port), request: NetworkWorld.login, log: log) { _, _ in
+                    .init(accept: true, verdict: true, summary: "ok")
                 }
                 origin.stop()
             }

@@ -130,7 +130,7 @@ extension NetworkTests {
             let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
             let client = try TLSClient(
                 host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate, world.attackerCA.certificate]), verifyDate: NetworkWorld.clock)
-            let result = client.exchange(.direct(port: proxy.port), request: .request("GET", "/bytes/200000", host: "bank.test"), log: log) { _ in
+            let result = client.exchange(.direct(port: proxy.port), request: .request("GET", "/bytes/200000", host: "bank.test"), log: log) { _, _ in
                 .init(accept: true, verdict: true, summary: "accepted")
             }
             proxy.stop()
@@ -164,7 +164,7 @@ extension NetworkTests {
             let connection = try TLSConnection(
                 context: context, socket: Socket.connect(port: proxy.port), stream: log.makeStream(.client),
                 isConnector: true, serverName: "bank.test")
-            connection.judge = { _ in true }
+            connection.judge = { _, _ in true }
             #expect(connection.handshake() == .completed)
             usleep(100_000)
             try connection.write(NetworkWorld.login.serialized[...], summary: "login")

@@ -46,28 +46,43 @@ struct Exchange {
     let result: TLSClient.Result<PolicyEvaluation>
     let flows: [InterceptedFlow]
     let originRequests: [String]
+    /// What the handshake had settled when the client's judge was called; nil when it never was.
+    let negotiatedWhenJudged: NegotiatedTLS?
 
     var events: [NetworkEvent] { log.events }
 
+    /// The client's "handshake complete: …" event, as version and suite.
+    var clientCompletedHandshake: (version: String, cipher: String)? {
+        events.lazy.compactMap { event in
+            if case .handshakeCompleted(let version, let cipher) = event.kind, event.actor == .client { (version, cipher) } else { nil }
+        }.first
+    }
+
+    /// - Parameter weakClient: the client and the proxy allow weak cryptography (TLS 1.0 and 1.1, RSA-1024, SHA-1).
     init(
         policy: SecurityPolicy = .defaultPolicy, attack: Attack? = nil, trusts extra: [Certificate] = [],
         origin configuration: OriginServer.Configuration = NetworkWorld.shared.origin,
-        clientIdentity: Identity? = nil, viaConnect: Bool = false, world: NetworkWorld = .shared
+        clientIdentity: Identity? = nil, viaConnect: Bool = false, weakClient: Bool = false, world: NetworkWorld = .shared
     ) throws {
         let log = EventLog()
         self.log = log
         let origin = try OriginServer(configuration, log: log)
         defer { origin.stop() }
-        let proxy = try attack.map { try InterceptingProxy(attack: $0, routes: ["bank.test": origin.port], log: log, factory: world.factory) }
+        let proxy = try attack.map {
+            try InterceptingProxy(attack: $0, routes: ["bank.test": origin.port], log: log, factory: world.factory, allowsWeakCryptography: weakClient)
+        }
         defer { proxy?.stop() }
         let client = try TLSClient(
             host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate] + extra), verifyDate: NetworkWorld.clock,
-            identity: clientIdentity)
+            identity: clientIdentity, allowsWeakCryptography: weakClient)
         let route: TLSClient.Route = proxy.map { viaConnect ? .httpProxy(port: $0.port) : .direct(port: $0.port) } ?? .direct(port: origin.port)
-        result = client.exchange(route, request: NetworkWorld.login, log: log) { trust in
+        var negotiatedWhenJudged: NegotiatedTLS? = nil
+        result = client.exchange(route, request: NetworkWorld.login, log: log) { trust, negotiated in
+            negotiatedWhenJudged = negotiated
             let evaluation = policy.evaluate(serverTrust: trust, forDomain: "bank.test")
             return .init(accept: evaluation.isTrusted, verdict: evaluation, summary: evaluation.verdict)
         }
+        self.negotiatedWhenJudged = negotiatedWhenJudged
         proxy?.stop()
         origin.stop()
         flows = proxy?.flows ?? []

@@ -22,12 +22,20 @@ extension NetworkTests {
         @Test func twoWayTLSWithTheClientsP12Succeeds() throws {
             let exchange = try Exchange(origin: twoWayOrigin, clientIdentity: clientP12())
             #expect(exchange.result.handshakeCompleted)
+            #expect(exchange.result.certificateRequested)
             #expect(exchange.originRequests == ["POST /login"])
             #expect(exchange.events.contains(NetworkEvent(.client, .handshake(.certificate(chain: ["Mobile App"])), to: .origin)))
         }
 
+        @Test func aServerThatAsksForNoCertificateLeavesCertificateRequestedFalse() throws {
+            let exchange = try Exchange(clientIdentity: clientP12())
+            #expect(exchange.result.handshakeCompleted)
+            #expect(!exchange.result.certificateRequested)
+        }
+
         @Test func twoWayTLSWithoutAClientCertificateFailsAndTheRequestNeverArrives() throws {
             let exchange = try Exchange(origin: twoWayOrigin)
+            #expect(exchange.result.certificateRequested)
             #expect(exchange.originRequests.isEmpty)
             #expect(exchange.events.contains { $0.actor == .origin && $0.kind.isAlert(named: "certificate_required") })
         }
@@ -36,9 +44,10 @@ extension NetworkTests {
         func throughAForgingProxyTheClientAcceptsButTheUpstreamFailsWithoutAClientKey(version: TLSVersion) throws {
             var origin = twoWayOrigin
             origin.versions = version...version
+            origin.allowsWeakCryptography = version < .tls12
             let exchange = try Exchange(
                 attack: .forge(authority: world.attackerCA), trusts: [world.attackerCA.certificate],
-                origin: origin, clientIdentity: clientP12())
+                origin: origin, clientIdentity: clientP12(), weakClient: version < .tls12)
 
             #expect(exchange.result.verdict?.isTrusted == true)
             let flow = try #require(exchange.flows.first)
@@ -49,11 +58,12 @@ extension NetworkTests {
         }
 
         @Test(arguments: TLSVersion.allCases)
-        func bothVersionsCarryTheExchangeDirectlyAndThroughTheForgingProxy(version: TLSVersion) throws {
+        func everyVersionCarriesTheExchangeDirectlyAndThroughTheForgingProxy(version: TLSVersion) throws {
             var origin = world.origin
             origin.versions = version...version
+            origin.allowsWeakCryptography = version < .tls12
             for attack in [nil, Attack.forge(authority: world.attackerCA)] {
-                let exchange = try Exchange(attack: attack, trusts: [world.attackerCA.certificate], origin: origin)
+                let exchange = try Exchange(attack: attack, trusts: [world.attackerCA.certificate], origin: origin, weakClient: version < .tls12)
                 #expect(exchange.result.handshakeCompleted)
                 let serverHellos = exchange.events.compactMap { event -> String? in
                     if case .handshake(.serverHello(let negotiated, _)) = event.kind, event.actor == .origin { return negotiated }

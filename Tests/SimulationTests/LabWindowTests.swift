@@ -32,7 +32,7 @@ import Testing
                 contentType: "application/x-www-form-urlencoded")
             var signedIn = 0
             for _ in 0..<230 {
-                let result = client.exchange(.httpProxy(port: lab.proxyPort), request: login, log: EventLog()) { _ in
+                let result = client.exchange(.httpProxy(port: lab.proxyPort), request: login, log: EventLog()) { _, _ in
                     .init(accept: true, verdict: true, summary: "accepted")
                 }
                 if result.response != nil { signedIn += 1 }

@@ -242,7 +242,7 @@ struct SoakClients: Sendable {
     }
 
     func exchange(_ route: TLSClient.Route, _ request: HTTPMessage, accept: Bool) -> Outcome {
-        let result = client.exchange(route, request: request, log: EventLog()) { _ in .init(accept: accept, verdict: accept, summary: "") }
+        let result = client.exchange(route, request: request, log: EventLog()) { _, _ in .init(accept: accept, verdict: accept, summary: "") }
         if result.response?.startLine.hasPrefix("HTTP/1.1 200") == true { return .signedIn }
         return result.verdict == false ? .refused : .other
     }
