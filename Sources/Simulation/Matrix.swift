@@ -261,8 +261,8 @@ public struct Matrix: Sendable {
         scenario.client.library = policy.version
         scenario.client.policy = PolicySpec(
             pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
-            validatesDomainName: policy.validatesDomainName, validatesCertificateChain: policy.validatesCertificateChain,
-            pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [])
+            validatesDomainName: policy.validatesDomainName, pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [],
+            validatesCertificateChain: policy.validatesCertificateChain)
         return scenario
     }
 

@@ -43,8 +43,8 @@ extension ServerSpec {
     /// The TLS versions a server may offer, in the order the console cycles them: any, 1.2 only, 1.3 only.
     static let versionChoices: [ClosedRange<TLSVersion>] = [.tls12 ... .tls13, .tls12 ... .tls12, .tls13 ... .tls13]
 
-    /// "any", "1.2 only" or "1.3 only", as `server.tlsVersion` names them.
+    /// "any", "1.2 only", "1.0 only" and so on, as `server.tlsVersion` names them.
     static func describe(_ versions: ClosedRange<TLSVersion>) -> String {
-        versions.lowerBound != versions.upperBound ? "any" : versions.lowerBound == .tls12 ? "1.2 only" : "1.3 only"
+        versions.lowerBound != versions.upperBound ? "any" : versions.lowerBound.rawValue.replacingOccurrences(of: "TLS ", with: "") + " only"
     }
 }

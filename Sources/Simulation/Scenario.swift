@@ -57,8 +57,17 @@ public struct Scenario: Sendable, Decodable {
         server = try container.decode(ServerSpec.self, forKey: .server)
         attacker = try container.decodeIfPresent(AttackSpec.self, forKey: .attacker) ?? AttackSpec()
         client = try container.decode(ClientSpec.self, forKey: .client)
-        request = try container.decodeIfPresent(RequestSpec.self, forKey: .request) ?? RequestSpec()
+        request = try container.contains(.request) ? RequestSpec(from: container.superDecoder(forKey: .request), host: server.host) : RequestSpec()
         expect = try container.decode(Expectations.self, forKey: .expect)
+    }
+
+    /// True when a run needs cryptography OpenSSL refuses by default: a server limited to TLS 1.0 or 1.1,
+    /// or a certificate with an RSA-1024 key or a SHA-1 signature (the lessons about what ATS and iOS refuse).
+    public var needsWeakCryptography: Bool {
+        // A leaf with `keyOf` makes no key: the leaf it names is in the list with its own key type.
+        let keys = world.authorities.map(\.keyType) + world.leaves.filter { $0.keyOf == nil }.map(\.keyType)
+        let digests = world.authorities.map(\.signatureDigest) + world.leaves.map(\.signatureDigest)
+        return server.versions.lowerBound < .tls12 || keys.contains(.rsa1024) || digests.contains(.sha1)
     }
 }
 
@@ -111,11 +120,13 @@ public struct AuthoritySpec: Sendable, Decodable {
     public var keyType: KeyType
     public var notBefore: Date?
     public var notAfter: Date?
+    /// The digest its issuer signs it with (itself, for a root).
+    public var signatureDigest: SignatureDigest
 
     /// An authority as a file would declare it, for worlds built in code (the matrix's attackers).
     public init(
         id: String, name: String? = nil, issuer: String? = nil, pathLength: Int? = nil, deviceTrust: DeviceTrust? = nil,
-        keyType: KeyType = .p256, notBefore: Date? = nil, notAfter: Date? = nil
+        keyType: KeyType = .p256, notBefore: Date? = nil, notAfter: Date? = nil, signatureDigest: SignatureDigest = .sha256
     ) {
         self.id = id
         self.name = name ?? id
@@ -125,9 +136,12 @@ public struct AuthoritySpec: Sendable, Decodable {
         self.keyType = keyType
         self.notBefore = notBefore
         self.notAfter = notAfter
+        self.signatureDigest = signatureDigest
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, issuer, pathLength, deviceTrust, keyType, notBefore, notAfter }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, name, issuer, pathLength, deviceTrust, keyType, notBefore, notAfter, signatureDigest
+    }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
@@ -143,6 +157,7 @@ public struct AuthoritySpec: Sendable, Decodable {
         keyType = try container.contains(.keyType) ? container.decodeChoice(KeyType.choices, forKey: .keyType) : .p256
         notBefore = try container.decodeTimeIfPresent(forKey: .notBefore)
         notAfter = try container.decodeTimeIfPresent(forKey: .notAfter)
+        signatureDigest = try container.contains(.signatureDigest) ? container.decodeChoice(SignatureDigest.choices, forKey: .signatureDigest) : .sha256
     }
 }
 
@@ -187,12 +202,14 @@ public struct LeafSpec: Sendable, Decodable {
     public var keyOf: String?
     /// False leaves basicConstraints, keyUsage and extendedKeyUsage out, as AFNetworking's self-signed fixtures are.
     public var extensions: Bool
+    /// The digest its issuer signs it with (itself, for a self-signed leaf).
+    public var signatureDigest: SignatureDigest
 
     /// A leaf as a file would declare it, for worlds built in code (the matrix's attackers).
     public init(
         id: String, issuer: String, commonName: String? = nil, organization: String? = nil, dnsNames: [String] = [],
         ipAddresses: [String] = [], notBefore: Date? = nil, notAfter: Date? = nil, keyType: KeyType = .p256, keyOf: String? = nil,
-        extensions: Bool = true
+        extensions: Bool = true, signatureDigest: SignatureDigest = .sha256
     ) {
         self.id = id
         self.issuer = issuer
@@ -205,10 +222,11 @@ public struct LeafSpec: Sendable, Decodable {
         self.keyType = keyType
         self.keyOf = keyOf
         self.extensions = extensions
+        self.signatureDigest = signatureDigest
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, issuer, commonName, organization, dnsNames, ipAddresses, notBefore, notAfter, keyType, keyOf, extensions
+        case id, issuer, commonName, organization, dnsNames, ipAddresses, notBefore, notAfter, keyType, keyOf, extensions, signatureDigest
     }
 
     public init(from decoder: Decoder) throws {
@@ -224,6 +242,7 @@ public struct LeafSpec: Sendable, Decodable {
         keyType = try container.contains(.keyType) ? container.decodeChoice(KeyType.choices, forKey: .keyType) : .p256
         keyOf = try container.decodeValueIfPresent(String.self, forKey: .keyOf)
         extensions = try container.decodeValueIfPresent(Bool.self, forKey: .extensions) ?? true
+        signatureDigest = try container.contains(.signatureDigest) ? container.decodeChoice(SignatureDigest.choices, forKey: .signatureDigest) : .sha256
     }
 }
 
@@ -254,19 +273,31 @@ public struct ServerSpec: Sendable, Decodable {
     public var versions: ClosedRange<TLSVersion>
     /// Two-way TLS: the client must present the world's client identity.
     public var requireClientCertificate: Bool
+    /// False: the server offers only cipher suites with RSA key exchange, which App Transport Security
+    /// refuses (TLS 1.2 and an RSA leaf only; the loader checks both).
+    public var forwardSecrecy: Bool
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case host, leaf, chain, tlsVersion, requireClientCertificate }
+    enum CodingKeys: String, CodingKey, CaseIterable { case host, leaf, chain, tlsVersion, requireClientCertificate, forwardSecrecy }
+
+    /// What `tlsVersion` may say: 1.0 and 1.1 only alone, for the lessons about servers ATS refuses.
+    static let versionNames: [String: ClosedRange<TLSVersion>] = [
+        "1.0": .tls10 ... .tls10, "1.1": .tls11 ... .tls11, "1.2": .tls12 ... .tls12, "1.3": .tls13 ... .tls13, "any": .tls12 ... .tls13,
+    ]
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         host = try container.decodeValue(String.self, forKey: .host)
         leaf = try container.decodeValue(String.self, forKey: .leaf)
         chain = try container.decodeStrings(forKey: .chain)
-        versions =
-            try container.contains(.tlsVersion)
-            ? container.decodeChoice(["1.2": .tls12 ... .tls12, "1.3": .tls13 ... .tls13, "any": .tls12 ... .tls13], forKey: .tlsVersion)
-            : .tls12 ... .tls13
+        versions = try container.contains(.tlsVersion) ? container.decodeChoice(Self.versionNames, forKey: .tlsVersion) : .tls12 ... .tls13
         requireClientCertificate = try container.decodeValueIfPresent(Bool.self, forKey: .requireClientCertificate) ?? false
+        forwardSecrecy = try container.decodeValueIfPresent(Bool.self, forKey: .forwardSecrecy) ?? true
+        if !forwardSecrecy, versions != .tls12 ... .tls12 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .forwardSecrecy, in: container,
+                debugDescription:
+                    "false needs tlsVersion \"1.2\" (every TLS 1.3 suite is forward-secret, and mitmsim offers RSA key exchange with TLS 1.2 only)")
+        }
     }
 }
 
@@ -302,84 +333,56 @@ public struct AttackSpec: Sendable, Decodable, Equatable {
     }
 }
 
-public struct ClientSpec: Sendable, Decodable {
-    /// Which release's `AFSecurityPolicy` decides; files may name only `afnetworking-4` for now.
-    public var library: AFNetworkingVersion
-    public var policy: PolicySpec
-    /// The domain handed to the policy: the server's host unless the file says `domain: null`.
-    public var passesDomain: Bool
-    /// Whose trust rules the phone applies: iOS 13 and later unless a historical lesson says `ios12`.
-    public var platform: Platform
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case library, platform, policy, domain }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.strictContainer(CodingKeys.self)
-        library = try container.decodeChoice([AFNetworkingVersion.v4.rawValue: .v4], forKey: .library)
-        platform =
-            try container.contains(.platform)
-            ? container.decodeChoice(Dictionary(uniqueKeysWithValues: Platform.allCases.map { ($0.rawValue, $0) }), forKey: .platform) : .iOS13
-        policy = try container.decode(PolicySpec.self, forKey: .policy)
-        passesDomain = try !(container.contains(.domain) && container.decodeNil(forKey: .domain))
-        if container.contains(.domain), passesDomain {
-            throw DecodingError.dataCorruptedError(
-                forKey: .domain, in: container, debugDescription: "only `domain: null` may be written (the domain is otherwise the server's host)")
-        }
-    }
-}
-
-/// AFSecurityPolicy's settings, with pinned certificates named by world id.
-public struct PolicySpec: Sendable, Decodable {
-    public var pinningMode: SSLPinningMode
-    public var allowInvalidCertificates: Bool
-    public var validatesDomainName: Bool
-    /// AF 2.1–2.5.4 only; files cannot set it yet, so it keeps AF's default YES unless a matrix row sets it.
-    public var validatesCertificateChain: Bool
-    public var pinnedCertificates: [String]
-
-    public init(
-        pinningMode: SSLPinningMode, allowInvalidCertificates: Bool, validatesDomainName: Bool, validatesCertificateChain: Bool = true,
-        pinnedCertificates: [String]
-    ) {
-        self.pinningMode = pinningMode
-        self.allowInvalidCertificates = allowInvalidCertificates
-        self.validatesDomainName = validatesDomainName
-        self.validatesCertificateChain = validatesCertificateChain
-        self.pinnedCertificates = pinnedCertificates
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case pinningMode, allowInvalidCertificates, validatesDomainName, pinnedCertificates }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.strictContainer(CodingKeys.self)
-        pinningMode =
-            try container.contains(.pinningMode)
-            ? container.decodeChoice(Dictionary(uniqueKeysWithValues: SSLPinningMode.allCases.map { ($0.rawValue, $0) }), forKey: .pinningMode)
-            : .none
-        allowInvalidCertificates = try container.decodeValueIfPresent(Bool.self, forKey: .allowInvalidCertificates) ?? false
-        validatesDomainName = try container.decodeValueIfPresent(Bool.self, forKey: .validatesDomainName) ?? true
-        validatesCertificateChain = true
-        pinnedCertificates = try container.decodeStrings(forKey: .pinnedCertificates)
-    }
-}
-
 /// The request the app sends once it trusts the server; `secret` is what an attacker must not read.
-public struct RequestSpec: Sendable, Decodable {
+public struct RequestSpec: Sendable {
+    /// `https://` (TLS, the default) or `http://` (plain text, which App Transport Security refuses unless allowed).
+    public enum Scheme: String, Sendable, CaseIterable {
+        case https, http
+    }
+
+    public var scheme = Scheme.https
     public var method = "POST"
+    /// The path (with its query, if any) the request names.
     public var path = "/login"
     public var body = "username=alice&password=hunter2"
     public var secret = "hunter2"
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case method, path, body, secret }
+    enum CodingKeys: String, CodingKey, CaseIterable { case method, url, path, body, secret }
 
-    public init(from decoder: Decoder) throws {
+    /// The `request` mapping; `host` is `server.host`, the only host `request.url` may name.
+    init(from decoder: Decoder, host: String) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         method = try container.decodeValueIfPresent(String.self, forKey: .method) ?? method
-        path = try container.decodeValueIfPresent(String.self, forKey: .path) ?? path
+        if let url = try container.decodeValueIfPresent(String.self, forKey: .url) {
+            guard !container.contains(.path) else {
+                throw DecodingError.dataCorruptedError(forKey: .url, in: container, debugDescription: "give either request.url or request.path, not both")
+            }
+            (scheme, path) = try Self.parse(url, host: host, in: container)
+        } else {
+            path = try container.decodeValueIfPresent(String.self, forKey: .path) ?? path
+        }
         body = try container.decodeValueIfPresent(String.self, forKey: .body) ?? body
         secret = try container.decodeValueIfPresent(String.self, forKey: .secret) ?? secret
+    }
+
+    /// The scheme and the path (with any query) of `https://HOST/path` or `http://HOST/path`, where HOST is `host`.
+    private static func parse(_ url: String, host: String, in container: KeyedDecodingContainer<CodingKeys>) throws -> (Scheme, String) {
+        func refuse(_ reason: String) -> DecodingError { .dataCorruptedError(forKey: .url, in: container, debugDescription: "'\(url)' \(reason)") }
+        guard let parts = URLComponents(string: url), let written = parts.scheme, let named = parts.host, !named.isEmpty else {
+            throw refuse("is not a URL such as https://\(host)/login")
+        }
+        guard let scheme = Scheme(rawValue: written.lowercased()) else { throw refuse("is neither https:// nor http://") }
+        guard parts.user == nil, parts.password == nil, parts.port == nil, parts.fragment == nil else {
+            throw refuse(
+                "has more than a scheme, a host, a path and a query (no user, port or fragment: the app reaches server.host on the port mitmsim gives it)")
+        }
+        // URLComponents keeps the brackets of an IPv6 address.
+        let bare = named.hasPrefix("[") && named.hasSuffix("]") ? String(named.dropFirst().dropLast()) : named
+        guard bare == host else { throw refuse("names the host '\(bare)', not server.host '\(host)' (the app sends its request to the server)") }
+        let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
+        return (scheme, path + (parts.percentEncodedQuery.map { "?" + $0 } ?? ""))
     }
 }
 
@@ -405,5 +408,9 @@ public struct Expectations: Sendable, Decodable {
 }
 
 extension KeyType {
-    static let choices: [String: KeyType] = ["p256": .p256, "rsa2048": .rsa2048, "rsa3072": .rsa3072]
+    static let choices = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+}
+
+extension SignatureDigest {
+    static let choices: [String: SignatureDigest] = ["sha1": .sha1, "sha256": .sha256]
 }

@@ -25,8 +25,13 @@ public enum ScenarioLimits {
     /// Ids in `server.chain`, `attacker.chain` or `client.policy.pinnedCertificates`.
     public static let listedIDs = 32
     /// RSA keys a world generates, counted in RSA-2048 keys: three of them, or one RSA-3072 key alone, which
-    /// takes about as long to make as three RSA-2048 keys (a P-256 key takes microseconds and is not counted).
+    /// takes about as long to make as three RSA-2048 keys (a P-256 key takes microseconds and is not counted;
+    /// an RSA-1024 key, quicker to make, counts as one).
     public static let rsaKeys = 3
+    /// Bytes in an Info.plist (`client.infoPlist`); an app's is a few KB.
+    public static let infoPlistBytes = 256 << 10
+    /// How deep elements may nest in an XML Info.plist: Foundation's reader recurses once per level.
+    public static let infoPlistDepth = 64
     /// Scenario files in one directory (`--scenarios DIR`).
     public static let filesPerDirectory = 256
 
@@ -56,7 +61,7 @@ public enum ScenarioLimits {
             guard rsa <= rsaKeys else {
                 throw fail(
                     path,
-                    "one RSA key too many: a world may generate \(rsaKeys) rsa2048 keys, or one rsa3072 key and no other RSA key (each takes "
+                    "one RSA key too many: a world may generate \(rsaKeys) rsa1024 or rsa2048 keys, or one rsa3072 key and no other RSA key (each takes "
                         + "tens to hundreds of milliseconds to make; p256 takes microseconds)")
             }
         }

@@ -12,7 +12,8 @@ public enum ScenarioLoader {
         } catch {
             throw ScenarioError(file: path, path: "", reason: error.reason)
         }
-        return try decode(Data(bytes), file: path, id: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        let directory = path.range(of: "/", options: .backwards).map { String(path[..<$0.lowerBound]) }.map { $0.isEmpty ? "/" : $0 } ?? ""
+        return try decode(Data(bytes), file: path, id: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, directory: directory)
     }
 
     /// Every `*.yaml` in `directory`, sorted by file name (the catalog order).
@@ -34,7 +35,10 @@ public enum ScenarioLoader {
     }
 
     /// Decodes and checks one scenario's YAML; `file` is how errors name it, `id` becomes its id.
-    public static func decode(_ data: Data, file: String, id: String) throws -> Scenario {
+    ///
+    /// `directory` is where files the scenario names (`client.infoPlist`) are read from, relative to the
+    /// working directory when empty; nil for a scenario that is no file (a lesson built into mitmsim), which may name none.
+    public static func decode(_ data: Data, file: String, id: String, directory: String? = nil) throws -> Scenario {
         func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
         guard data.count <= ScenarioLimits.fileBytes else {
             throw fail("", "is larger than \(InputFile.size(ScenarioLimits.fileBytes)), the most mitmsim reads from a scenario file")
@@ -48,7 +52,7 @@ public enum ScenarioLoader {
         guard measured != nil else { throw empty }
         let decoded = try compose(text, file: file) { root in
             do {
-                return try YAMLDecoder().decode(Scenario.self, from: root)
+                return try YAMLDecoder().decode(Scenario.self, from: root, userInfo: directory.map { [.scenarioDirectory: $0] } ?? [:])
             } catch let error as DecodingError {
                 throw describe(error, in: root, file: file)
             }
@@ -117,12 +121,14 @@ public enum ScenarioLoader {
 
     // MARK: - Errors with key paths
 
-    static func describe(_ error: DecodingError, in root: Node, file: String) -> ScenarioError {
+    /// The error as one line; `root` is the YAML it came from, to quote what stands where a value was
+    /// expected (nil for a decoder with no YAML, such as an Info.plist's).
+    static func describe(_ error: DecodingError, in root: Node?, file: String) -> ScenarioError {
         func path(_ keys: [CodingKey]) -> String {
             keys.reduce("") { path, key in key.intValue.map { "\(path)[\($0)]" } ?? (path.isEmpty ? key.stringValue : "\(path).\(key.stringValue)") }
         }
         func found(_ keys: [CodingKey]) -> String {
-            node(at: keys, in: root).map { ", found \(description(of: $0))" } ?? ""
+            root.flatMap { node(at: keys, in: $0) }.map { ", found \(description(of: $0))" } ?? ""
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -246,6 +252,19 @@ public enum ScenarioLoader {
         for (index, id) in scenario.server.chain.enumerated() { try certificate(id, "server.chain[\(index)]") }
         if scenario.server.requireClientCertificate, world.clientIdentity == nil {
             throw fail("server.requireClientCertificate", "needs world.clientIdentity (the certificate the app presents)")
+        }
+        if !scenario.server.forwardSecrecy {
+            // A leaf with keyOf has the key of the leaf it names.
+            let served = world.leaves.first { $0.id == scenario.server.leaf }
+            let owner = served?.keyOf.flatMap { id in world.leaves.first { $0.id == id } } ?? served
+            if let keyType = owner?.keyType, keyType == .p256 {
+                throw fail(
+                    "server.forwardSecrecy",
+                    "false needs an RSA server leaf (RSA key exchange encrypts to the leaf's RSA key); '\(scenario.server.leaf)' has a p256 key")
+            }
+        }
+        if scenario.client.pkcs12Password != nil, world.clientIdentity == nil {
+            throw fail("client.pkcs12Password", "needs world.clientIdentity (the .p12 the app imports with this password)")
         }
         let attacker = scenario.attacker
         switch attacker.attack {

@@ -19,14 +19,15 @@ struct AnyKey: CodingKey {
 
 extension Decoder {
     /// A keyed container that refuses keys `Keys` does not name: a misspelt key in a lesson file is an
-    /// error that names it, never a setting silently left at its default.
-    func strictContainer<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws -> KeyedDecodingContainer<Keys> {
+    /// error that names it, never a setting silently left at its default. Keys in `unlisted` are accepted
+    /// but left out of the error's list (the caller refuses them with a reason, such as a library version without them).
+    func strictContainer<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type, unlisted: [Keys] = []) throws -> KeyedDecodingContainer<Keys> {
         let known = Keys.allCases.map(\.stringValue)
         let all = try container(keyedBy: AnyKey.self)
         if let unknown = all.allKeys.first(where: { !known.contains($0.stringValue) }) {
+            let listed = known.filter { name in !unlisted.contains { $0.stringValue == name } }.sorted()
             throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: codingPath + [unknown], debugDescription: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))"))
+                .init(codingPath: codingPath + [unknown], debugDescription: "unknown key (expected one of: \(listed.joined(separator: ", ")))"))
         }
         return try container(keyedBy: Keys.self)
     }

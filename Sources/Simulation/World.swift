@@ -124,9 +124,10 @@ public struct World: Sendable {
             guard let index = spec.authorities.firstIndex(where: { $0.id == id }) else { throw fail(path, "no authority '\(id)' in world.authorities") }
             let definition = spec.authorities[index]
             let issuer = try definition.issuer.map { try authority($0, "world.authorities[\(index)].issuer") }
-            let certificate = CertificateSpec.authority(
+            var certificate = CertificateSpec.authority(
                 label: definition.id, commonName: definition.name, pathLength: definition.pathLength,
                 notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd)
+            certificate.signatureDigest = definition.signatureDigest
             let expected = ExportedPKI.Expected(
                 spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
                 issuer: issuer?.certificate, publicKeyInfo: nil)
@@ -146,6 +147,7 @@ public struct World: Sendable {
                 label: definition.id, commonName: definition.commonName, organization: definition.organization, dnsNames: definition.dnsNames,
                 ipAddresses: definition.ipAddresses, notBefore: definition.notBefore ?? defaultStart, notAfter: definition.notAfter ?? defaultEnd)
             if !definition.extensions { (certificate.basicConstraints, certificate.keyUsage, certificate.extendedKeyUsage) = (nil, nil, nil) }
+            certificate.signatureDigest = definition.signatureDigest
             let keyOf = try definition.keyOf.map { try leaf($0, "world.leaves[\(index)].keyOf").identity.privateKey }
             let issuer = definition.issuer == "self" ? nil : try authority(definition.issuer, "world.leaves[\(index)].issuer")
             let expected = ExportedPKI.Expected(

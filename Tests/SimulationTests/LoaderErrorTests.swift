@@ -100,7 +100,11 @@ struct LoaderErrorTests {
         ("  library: afnetworking-4", "  library: afnetworking-4\n  platform: ios9", "x.yaml: client.platform: 'ios9' is not one of: ios12, ios13"),
         ("  reveal: R\n", "", "x.yaml: lesson.reveal: missing"),
         ("    - id: attacker-ca", "    - id: bank-root", "x.yaml: world: the id 'bank-root' is used twice (entry 2)"),
-        ("  library: afnetworking-4", "  library: alamofire-5", "x.yaml: client.library: 'alamofire-5' is not one of: afnetworking-4"),
+        (
+            "  library: afnetworking-4", "  library: alamofire-5",
+            "x.yaml: client.library: 'alamofire-5' is not one of: afnetworking-2.0, afnetworking-2.1, afnetworking-2.2, afnetworking-2.5.0, "
+                + "afnetworking-2.5.1, afnetworking-2.5.2, afnetworking-2.5.3, afnetworking-2.6, afnetworking-4"
+        ),
     ])
     func aBrokenFileNamesTheKeyPath(replacing: String, with replacement: String, expected: String) {
         #expect(Self.valid.contains(replacing))

@@ -1,0 +1,101 @@
+import Foundation
+import PKI
+import Policies
+
+/// App Transport Security read from a real Info.plist, XML or binary, as an app ships it (`client.infoPlist`).
+///
+/// Only the `NSAppTransportSecurity` dictionary is read, with the key names and checks of `client.ats`;
+/// every other top-level key is the app's business and ignored. Foundation's `PropertyListDecoder`
+/// decodes the same `Decodable` types as the YAML, so an error names its key path inside the plist.
+enum InfoPlist {
+    /// Why a plist was refused, in one line: the file, the key path inside it when there is one, the reason.
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The plist's top level: only `NSAppTransportSecurity` is read, so other keys are no error.
+    private struct TopLevel: Decodable {
+        var ats: ATSKeys?
+
+        enum CodingKeys: String, CodingKey { case ats = "NSAppTransportSecurity" }
+    }
+
+    /// The ATS settings of the Info.plist at `path`; the defaults (ATS fully on) when it has no `NSAppTransportSecurity`.
+    static func appTransportSecurity(at path: String) throws(Refusal) -> AppTransportSecurity {
+        func refuse(_ keyPath: String, _ reason: String) -> Refusal {
+            Refusal(description: ScenarioError(file: path, path: keyPath, reason: reason).description)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: ScenarioLimits.infoPlistBytes, kind: "an Info.plist")
+        } catch {
+            throw refuse("", error.reason)
+        }
+        guard !bytes.isEmpty else { throw refuse("", "is empty; an Info.plist is an XML or binary property list") }
+        let isBinary = bytes.starts(with: "bplist00".utf8)
+        // The text before the first tag may be a UTF-8 byte order mark and white space.
+        let isXML = bytes.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.first == UInt8(ascii: "<")
+        guard isBinary || isXML else { throw refuse("", "is neither an XML nor a binary property list (an Info.plist is one or the other)") }
+        // Foundation's XML reader recurses once per nested element, about 1 KB of stack each: 150 KB of
+        // nested `<array>` tags overflow an 8 MB stack. A binary plist is read lazily, one object at a time.
+        if isXML, elementDepth(bytes) > ScenarioLimits.infoPlistDepth {
+            throw refuse("", "nests elements more than \(ScenarioLimits.infoPlistDepth) deep, the most mitmsim reads (an Info.plist needs fewer than 10)")
+        }
+        do {
+            return try PropertyListDecoder().decode(TopLevel.self, from: Data(bytes)).ats?.value ?? AppTransportSecurity()
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            throw refuse("", "is not a valid property list" + (detail.map { " (\($0))" } ?? ""))
+        } catch let error as DecodingError {
+            throw Refusal(description: ScenarioLoader.describe(error, in: nil, file: path).description)
+        } catch {
+            throw refuse("", "cannot be read as a property list (\(error))")
+        }
+    }
+
+    /// How deep elements nest in `bytes` read as XML, never less than the truth: a comment, a CDATA section, a
+    /// declaration or a quoted attribute value is skipped whole, so nothing in them can close an element.
+    static func elementDepth(_ bytes: [UInt8]) -> Int {
+        func find(_ marker: String, from start: Int) -> Int {
+            let marker = Array(marker.utf8)
+            var index = start
+            while index + marker.count <= bytes.count, !bytes[index..<index + marker.count].elementsEqual(marker) { index += 1 }
+            return index + marker.count
+        }
+        var (depth, deepest, index) = (0, 0, 0)
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            let rest = bytes[index...]
+            if rest.starts(with: "<!--".utf8) {
+                index = find("-->", from: index + 4)
+            } else if rest.starts(with: "<![CDATA[".utf8) {
+                index = find("]]>", from: index + 9)
+            } else if rest.starts(with: "<?".utf8) {
+                index = find("?>", from: index + 2)
+            } else if rest.starts(with: "<!".utf8) || rest.starts(with: "</".utf8) {
+                if rest.starts(with: "</".utf8) { depth -= 1 }
+                index = find(">", from: index + 2)
+            } else {
+                // A start tag: up to its `>`, outside quoted attribute values; `/>` makes it empty.
+                var (end, quote): (Int, UInt8?) = (index + 1, nil)
+                while end < bytes.count, quote != nil || bytes[end] != UInt8(ascii: ">") {
+                    if let open = quote {
+                        if bytes[end] == open { quote = nil }
+                    } else if bytes[end] == UInt8(ascii: "\"") || bytes[end] == UInt8(ascii: "'") {
+                        quote = bytes[end]
+                    }
+                    end += 1
+                }
+                if bytes[end - 1] != UInt8(ascii: "/") {
+                    depth += 1
+                    deepest = max(deepest, depth)
+                }
+                index = end + 1
+            }
+        }
+        return deepest
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import PKI
+import Policies
+
+/// The app: its AFNetworking release and `AFSecurityPolicy`, who answers the server-trust challenge, App
+/// Transport Security as its Info.plist sets it, and the password it opens its client certificate with.
+public struct ClientSpec: Sendable, Decodable {
+    /// The AFNetworking release whose `AFSecurityPolicy` the app runs.
+    public var library: AFNetworkingVersion
+    public var policy: PolicySpec
+    /// The domain handed to the policy: the server's host unless the file says `domain: null`.
+    public var passesDomain: Bool
+    /// Whose trust rules the phone applies: iOS 13 and later unless a historical lesson says `ios12`.
+    public var platform: Platform
+    /// Who answers the server-trust challenge: AFNetworking's session manager unless the file says otherwise.
+    public var challengeHandler: ChallengeHandler
+    /// App Transport Security: the app's `NSAppTransportSecurity` keys, and whether it predates ATS.
+    public var ats: AppTransportSecurity
+    /// The Info.plist the ATS keys were read from, as `client.infoPlist` names it; nil when they come from `client.ats` or nowhere.
+    public var infoPlist: String?
+    /// The password the app passes to `SecPKCS12Import`; nil for the one the `.p12` was made with (`world.clientIdentity.password`).
+    public var pkcs12Password: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case library, platform, policy, domain, challengeHandler, ats, infoPlist, linkedBeforeIOS9, pkcs12Password
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        library = try container.decodeChoice(choices(AFNetworkingVersion.allCases), forKey: .library)
+        platform = try container.contains(.platform) ? container.decodeChoice(choices(Platform.allCases), forKey: .platform) : .iOS13
+        guard container.contains(.policy) else {
+            throw DecodingError.keyNotFound(CodingKeys.policy, .init(codingPath: container.codingPath, debugDescription: ""))
+        }
+        policy = try PolicySpec(from: container.superDecoder(forKey: .policy), library: library)
+        passesDomain = try !(container.contains(.domain) && container.decodeNil(forKey: .domain))
+        if container.contains(.domain), passesDomain {
+            throw DecodingError.dataCorruptedError(
+                forKey: .domain, in: container, debugDescription: "only `domain: null` may be written (the domain is otherwise the server's host)")
+        }
+        if !passesDomain, library == .v2_0 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .domain, in: container,
+                debugDescription: "afnetworking-2.0 is handed no domain at all (its evaluateServerTrust: takes none; AFNetworking 2.1 added forDomain:)")
+        }
+        challengeHandler =
+            try container.contains(.challengeHandler) ? container.decodeChoice(choices(ChallengeHandler.allCases), forKey: .challengeHandler) : .afnetworking
+        if container.contains(.ats), container.contains(.infoPlist) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .infoPlist, in: container, debugDescription: "give the ATS keys either under client.ats or in client.infoPlist, not both")
+        }
+        infoPlist = try container.decodeValueIfPresent(String.self, forKey: .infoPlist)
+        if let infoPlist {
+            guard let directory = decoder.userInfo[.scenarioDirectory] as? String else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .infoPlist, in: container,
+                    debugDescription: "names a file next to the scenario, and this scenario is not read from a file (write the keys under client.ats instead)")
+            }
+            do {
+                let path =
+                    infoPlist.hasPrefix("/") || directory.isEmpty ? infoPlist : directory.hasSuffix("/") ? directory + infoPlist : directory + "/" + infoPlist
+                ats = try InfoPlist.appTransportSecurity(at: path)
+            } catch {
+                throw DecodingError.dataCorruptedError(forKey: .infoPlist, in: container, debugDescription: error.description)
+            }
+        } else {
+            ats = try container.decodeIfPresent(ATSKeys.self, forKey: .ats)?.value ?? AppTransportSecurity()
+        }
+        ats.linkedBeforeIOS9 = try container.decodeValueIfPresent(Bool.self, forKey: .linkedBeforeIOS9) ?? false
+        pkcs12Password = try container.decodeValueIfPresent(String.self, forKey: .pkcs12Password)
+    }
+}
+
+/// AFSecurityPolicy's settings, with pinned certificates named by world id.
+public struct PolicySpec: Sendable {
+    public var pinningMode: SSLPinningMode
+    public var allowInvalidCertificates: Bool
+    public var validatesDomainName: Bool
+    public var pinnedCertificates: [String]
+    /// `validatesCertificateChain` (AFNetworking 2.1 to 2.5.4; YES by default): pinning must match every
+    /// certificate of the chain, not just one. Stays YES for the releases without it.
+    public var validatesCertificateChain: Bool
+
+    public init(
+        pinningMode: SSLPinningMode, allowInvalidCertificates: Bool, validatesDomainName: Bool, pinnedCertificates: [String],
+        validatesCertificateChain: Bool = true
+    ) {
+        self.pinningMode = pinningMode
+        self.allowInvalidCertificates = allowInvalidCertificates
+        self.validatesDomainName = validatesDomainName
+        self.pinnedCertificates = pinnedCertificates
+        self.validatesCertificateChain = validatesCertificateChain
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case pinningMode, allowInvalidCertificates, validatesDomainName, validatesCertificateChain, pinnedCertificates
+    }
+
+    /// The `client.policy` mapping, with the defaults of `library` and only the properties it has.
+    init(from decoder: Decoder, library: AFNetworkingVersion) throws {
+        let missing =
+            (library.hasValidatesDomainName ? [] : [CodingKeys.validatesDomainName])
+            + (library.hasValidatesCertificateChain ? [] : [CodingKeys.validatesCertificateChain])
+        let container = try decoder.strictContainer(CodingKeys.self, unlisted: missing)
+        func refuse(_ key: CodingKeys, _ why: String) -> DecodingError {
+            DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(library.rawValue) has no \(key.stringValue) (\(why))")
+        }
+        pinningMode = try container.contains(.pinningMode) ? container.decodeChoice(choices(SSLPinningMode.allCases), forKey: .pinningMode) : .none
+        allowInvalidCertificates = try container.decodeValueIfPresent(Bool.self, forKey: .allowInvalidCertificates) ?? false
+        if container.contains(.validatesDomainName), !library.hasValidatesDomainName {
+            throw refuse(.validatesDomainName, "AFNetworking 2.1 added it, with evaluateServerTrust:forDomain:")
+        }
+        validatesDomainName =
+            try container.decodeValueIfPresent(Bool.self, forKey: .validatesDomainName) ?? library.defaultValidatesDomainName(for: pinningMode)
+        if container.contains(.validatesCertificateChain), !library.hasValidatesCertificateChain {
+            throw refuse(.validatesCertificateChain, library == .v2_0 ? "AFNetworking 2.1 added it" : "AFNetworking 2.6 removed it")
+        }
+        validatesCertificateChain = try container.decodeValueIfPresent(Bool.self, forKey: .validatesCertificateChain) ?? true
+        pinnedCertificates = try container.decodeStrings(forKey: .pinnedCertificates)
+    }
+}
+
+/// The keys of `NSAppTransportSecurity`, as `client.ats` or an Info.plist writes them (Apple's names).
+struct ATSKeys: Decodable {
+    var value: AppTransportSecurity
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case allowsArbitraryLoads = "NSAllowsArbitraryLoads"
+        case exceptionDomains = "NSExceptionDomains"
+    }
+
+    /// Apple's other keys at this level: refused by name, so a learner knows the key is real but not simulated.
+    static let unmodelled: Set = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking", "NSPinnedDomains"]
+
+    init(from decoder: Decoder) throws {
+        try refuseUnmodelled(Self.unmodelled, CodingKeys.self, in: decoder)
+        let container = try decoder.strictContainer(CodingKeys.self)
+        value = AppTransportSecurity(allowsArbitraryLoads: try container.decodeValueIfPresent(Bool.self, forKey: .allowsArbitraryLoads) ?? false)
+        guard container.contains(.exceptionDomains) else { return }
+        let domains = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .exceptionDomains)
+        for key in domains.allKeys {
+            let name = key.stringValue
+            guard HostName.isValid(name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: domains,
+                    debugDescription:
+                        "'\(name)' is not a domain name (write the bare name: no scheme, port, path or wildcard; NSIncludesSubdomains covers subdomains)")
+            }
+            guard name == name.lowercased() else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: domains, debugDescription: "'\(name)' has capital letters; write the domain in lowercase")
+            }
+            value.exceptionDomains[name] = try domains.decode(ExceptionDomainKeys.self, forKey: key).value
+        }
+    }
+}
+
+/// One entry of `NSExceptionDomains`, with Apple's defaults for the keys it leaves out.
+struct ExceptionDomainKeys: Decodable {
+    var value: AppTransportSecurity.ExceptionDomain
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case includesSubdomains = "NSIncludesSubdomains"
+        case allowsInsecureHTTPLoads = "NSExceptionAllowsInsecureHTTPLoads"
+        case minimumTLSVersion = "NSExceptionMinimumTLSVersion"
+        case requiresForwardSecrecy = "NSExceptionRequiresForwardSecrecy"
+    }
+
+    static let unmodelled: Set = [
+        "NSRequiresCertificateTransparency", "NSThirdPartyExceptionAllowsInsecureHTTPLoads", "NSThirdPartyExceptionMinimumTLSVersion",
+        "NSThirdPartyExceptionRequiresForwardSecrecy",
+    ]
+
+    static let tlsVersions: [String: TLSVersion] = ["TLSv1.0": .tls10, "TLSv1.1": .tls11, "TLSv1.2": .tls12, "TLSv1.3": .tls13]
+
+    init(from decoder: Decoder) throws {
+        try refuseUnmodelled(Self.unmodelled, CodingKeys.self, in: decoder)
+        let container = try decoder.strictContainer(CodingKeys.self)
+        value = AppTransportSecurity.ExceptionDomain(
+            includesSubdomains: try container.decodeValueIfPresent(Bool.self, forKey: .includesSubdomains) ?? false,
+            allowsInsecureHTTPLoads: try container.decodeValueIfPresent(Bool.self, forKey: .allowsInsecureHTTPLoads) ?? false,
+            minimumTLSVersion: try container.contains(.minimumTLSVersion)
+                ? container.decodeChoice(Self.tlsVersions, forKey: .minimumTLSVersion) : .tls12,
+            requiresForwardSecrecy: try container.decodeValueIfPresent(Bool.self, forKey: .requiresForwardSecrecy) ?? true)
+    }
+}
+
+/// Throws at the first of Apple's ATS keys in `names`, which mitmsim knows of but does not simulate.
+private func refuseUnmodelled<Keys: CodingKey & CaseIterable>(_ names: Set<String>, _ modelled: Keys.Type, in decoder: Decoder) throws {
+    guard let key = try decoder.container(keyedBy: AnyKey.self).allKeys.first(where: { names.contains($0.stringValue) }) else { return }
+    let known = Keys.allCases.map(\.stringValue)
+    let list = known.dropLast().joined(separator: ", ") + (known.count > 1 ? " and " : "") + (known.last ?? "")
+    throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath + [key], debugDescription: "\(key.stringValue) is an ATS key mitmsim does not model (it models \(list))"))
+}
+
+/// A choice of every case of a string enum, by raw value.
+func choices<T: RawRepresentable<String>>(_ cases: [T]) -> [String: T] {
+    Dictionary(uniqueKeysWithValues: cases.map { ($0.rawValue, $0) })
+}
+
+extension CodingUserInfoKey {
+    /// The directory of the scenario file being decoded: files it names (`client.infoPlist`) are read from
+    /// there. Absent for a lesson built into mitmsim, which has no directory.
+    // The initializer is failable by protocol only: it accepts every string.
+    static let scenarioDirectory = CodingUserInfoKey(rawValue: "mitmsim.scenarioDirectory")!
+}
