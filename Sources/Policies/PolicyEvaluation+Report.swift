@@ -5,9 +5,12 @@ extension PolicyEvaluation {
     /// The verdict line: "TRUSTED (decided at chainTrust)", "NOT TRUSTED: untrustedRoot (decided at chainTrust)",
     /// and for the iOS client what the app's task fails with: "…, NSURLError -999 NSURLErrorCancelled".
     public var verdict: String {
-        let decided = decidingStep.map { " (decided at \($0.check.rawValue))" } ?? ""
-        let error = urlError.map { ", \($0)" } ?? ""
-        return (rejection.map { "NOT TRUSTED: \($0.code)" } ?? "TRUSTED") + decided + error
+        decision + (urlError.map { ", \($0)" } ?? "")
+    }
+
+    /// The verdict without the error the app sees: what the network transcript says the client decided.
+    public var decision: String {
+        (rejection.map { "NOT TRUSTED: \($0.code)" } ?? "TRUSTED") + (decidingStep.map { " (decided at \($0.check.rawValue))" } ?? "")
     }
 
     /// Verdict, every step, and the path: the text a learner reads. Steps and the path name certificates by

@@ -167,7 +167,13 @@ public struct Matrix: Sendable {
 
     /// What the symbols and abbreviations of the text table mean, one sentence each.
     public var legend: [String] {
-        [Self.symbolLegend, policyLegend] + columns.map { "\($0.rawValue): \($0.meaning)" }
+        [Self.symbolLegend, policyLegend, appLegend] + columns.map { "\($0.rawValue): \($0.meaning)" }
+    }
+
+    /// Why every verdict is the policy's: the app around it is the same in every cell.
+    var appLegend: String {
+        "In every cell AFURLSessionManager asks the policy, and the Info.plist exempts '\(staged.server.host)' from ATS's trust check "
+            + "(NSExceptionAllowsInsecureHTTPLoads YES), so AFSecurityPolicy alone decides."
     }
 
     /// The legend of a narrow table (short symbols, short labels, abbreviated columns), every abbreviation named.
@@ -175,6 +181,7 @@ public struct Matrix: Sendable {
         [
             "LEAK = LEAKED: accepted, and the attacker read the decrypted request; acc = accepted, nothing read; rej = rejected.",
             compactPolicyLegend,
+            appLegend,
             "Attacks: " + columns.map { "\($0.abbreviation) = \($0.rawValue)" }.joined(separator: ", ") + ".",
         ]
     }
@@ -315,11 +322,16 @@ struct MatrixArena: Sendable {
         pinnedIDs = pinned
     }
 
-    /// `scenario` with the matrix's certificates added (the ids start with `matrix-`).
+    /// `scenario` with the matrix's certificates added (the ids start with `matrix-`), and an app in which
+    /// AFSecurityPolicy alone decides: AFURLSessionManager answers the challenge, the request is `https://`,
+    /// and the Info.plist leaves the host's trust to the app, as the articles' apps do (`sameAppLegend`).
     /// Staging a scenario a matrix cell was loaded from starts again from its own certificates, so the
     /// matrix's are never added twice, and the attacker's CA is again not trusted by the device.
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
+        staged.client.challengeHandler = .afnetworking
+        staged.client.ats = AppTransportSecurity(exceptionDomains: [scenario.server.host: .init(allowsInsecureHTTPLoads: true)])
+        staged.request.scheme = .https
         let own: Set = [Matrix.attackerCA, Matrix.publicCA, Matrix.wrongHostLeaf, Matrix.expiredLeaf]
         staged.world.authorities.removeAll { own.contains($0.id) }
         staged.world.leaves.removeAll { own.contains($0.id) }
@@ -379,14 +391,16 @@ final class MatrixStage: Sendable {
         do {
             for column in columns {
                 if let attack = try column.attack(in: staged).resolved(in: world, file: staged.file) {
-                    proxies[column] = try InterceptingProxy(attack: attack, routes: [staged.server.host: origin.port], log: log, factory: world.factory)
+                    proxies[column] = try InterceptingProxy(
+                        attack: attack, routes: [staged.server.host: origin.port], log: log, factory: world.factory,
+                        allowsWeakCryptography: staged.needsWeakCryptography)
                 }
             }
             self.proxies = proxies
             func makeClient(_ world: World) throws -> TLSClient {
                 try TLSClient(
                     host: staged.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, platform: staged.client.platform,
-                    identity: world.client?.identity)
+                    identity: try ScenarioRunner.App(staged, world).identity, allowsWeakCryptography: staged.needsWeakCryptography)
             }
             client = try makeClient(world)
             installedClient = try makeClient(arena.installed)
@@ -403,15 +417,14 @@ final class MatrixStage: Sendable {
         let flowsBefore = proxy?.flows.count ?? 0
         let requestsBefore = origin.requestsReceived.count
         let client = column.installsAttackerCA ? installedClient : client
-        let result = ScenarioRunner.exchange(
-            scenario, try ScenarioRunner.securityPolicy(scenario, arena.world), client: client,
-            port: proxy?.port ?? origin.port, log: EventLog())
+        let outcome = ScenarioRunner.exchange(
+            scenario, try ScenarioRunner.App(scenario, arena.world), client: client, port: proxy?.port ?? origin.port, log: EventLog())
         let flows = proxy?.flows.dropFirst(flowsBefore) ?? []
         return Matrix.Cell(
-            policy: policy, column: column, trusted: result.verdict?.evaluation.isTrusted ?? false,
+            policy: policy, column: column, trusted: outcome.evaluation?.isTrusted ?? false,
             attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
             serverReceivedRequest: origin.requestsReceived.count > requestsBefore,
-            decidingCheck: result.verdict?.evaluation.decidingStep?.check)
+            decidingCheck: outcome.evaluation?.decidingStep?.check)
     }
 
     func stop() {

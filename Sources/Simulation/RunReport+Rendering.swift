@@ -5,6 +5,8 @@ import Policies
 extension RunReport {
     /// What every renderer says when the handshake ended before the policy ran.
     public static let noChainJudged = "The client never saw a chain to judge."
+    /// What the network section says when the app refused to connect at all.
+    public static let noConnection = "(nothing: the app opened no connection)"
 
     /// The lesson view: the lesson, every event, every policy step, the verdict and the expectations. Each line
     /// quotes the file or the wire (names, labels, what the attacker read), so each is escaped as one line; the
@@ -12,9 +14,9 @@ extension RunReport {
     public var text: String {
         let heading = ["\(scenario.id): \(scenario.title)", "group: \(scenario.group)"]
         var lines = ["Network, in order (each party reports what it sent):"]
-        lines += events.map { "  \($0)" }
+        lines += events.isEmpty ? ["  " + Self.noConnection] : events.map { "  \($0)" }
         lines.append("")
-        lines.append("AFSecurityPolicy: \(policyDescription)")
+        lines += settingsLines
         lines += evaluation.map { $0.steps.map { "  \($0)" } } ?? ["  " + Self.noChainJudged]
         lines.append("")
         lines.append("Verdict: \(verdict). " + outcome.joined(separator: " "))
@@ -37,12 +39,13 @@ extension RunReport {
             "# \(field(scenario.title))", "", "*\(field(scenario.group))* · `\(field(scenario.id))`", "",
             TerminalText.escaped(scenario.lesson.text, keepingLineBreaks: true), "",
         ]
-        lines += ["## What crossed the wire", "", "| # | from | to | what |", "|---|---|---|---|"]
+        lines += ["## What crossed the wire", ""]
+        lines += events.isEmpty ? [Self.noConnection] : ["| # | from | to | what |", "|---|---|---|---|"]
         for (index, event) in events.enumerated() {
             lines.append(
                 "| \(index + 1) | \(event.actor.rawValue) | \(event.peer?.rawValue ?? "") | \(field(event.text).replacingOccurrences(of: "|", with: "\\|")) |")
         }
-        lines += ["", "## How the app decided", "", "AFSecurityPolicy with \(field(policyDescription)).", ""]
+        lines += ["", "## How the app decided", ""] + settingsLines.map { "- " + field($0) } + [""]
         lines +=
             evaluation.map {
                 $0.steps.enumerated().map {

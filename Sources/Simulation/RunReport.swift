@@ -42,7 +42,7 @@ public struct RunReport: Sendable {
 
     /// "ACCEPTED (decided at chainTrust)": the verdict line every renderer shows.
     public var verdict: String {
-        guard let evaluation else { return "NO VERDICT: the connection failed before the client saw a chain" }
+        guard let evaluation else { return "NO VERDICT: the connection failed before the app saw a chain" }
         let decided = evaluation.decidingStep.map { " at \($0.check.rawValue)" } ?? ""
         return (evaluation.isTrusted ? "ACCEPTED" : "REJECTED") + decided
     }
@@ -50,18 +50,39 @@ public struct RunReport: Sendable {
     /// The consequences in plain words: the handshake, the attacker, the bank.
     public var outcome: [String] {
         var lines: [String] = []
-        if trusted, !handshakeCompleted { lines.append("The policy accepted the chain, but the TLS handshake still failed.") }
+        if let error = evaluation?.urlError { lines.append("The app's request fails with \(error).") }
+        if scenario.request.scheme == .http {
+            if trusted { lines.append("There is no TLS: the request goes out in plain text.") }
+        } else if trusted, !handshakeCompleted {
+            lines.append("The app accepted the chain, but the TLS handshake still failed.")
+        }
         lines.append(attackerView.summary(secret: scenario.request.secret))
         lines.append(serverReceivedRequest ? "The bank received the request." : "The bank never received the request.")
         return lines
     }
 
-    /// How the client's policy was set and on which iOS, as one line.
+    /// The app around the policy, as one line: its AFNetworking, who answers the challenge, which iOS.
+    public var clientDescription: String {
+        let client = scenario.client
+        return "\(client.library.displayName), the server-trust challenge answered by \(client.challengeHandler.phrase), \(client.platform.name)"
+    }
+
+    /// How the client's policy was set, as one line (only the properties its AFNetworking has).
     public var policyDescription: String {
-        let policy = scenario.client.policy
+        let client = scenario.client
+        let policy = client.policy
         let pinned = policy.pinnedCertificates.isEmpty ? "nothing pinned" : "pinned " + policy.pinnedCertificates.map { "'\($0)'" }.joined(separator: ", ")
-        let domain = scenario.client.passesDomain ? "domain '\(scenario.server.host)'" : "domain nil"
-        return "pinning mode \(policy.pinningMode), allowInvalidCertificates \(policy.allowInvalidCertificates ? "YES" : "NO"), "
-            + "validatesDomainName \(policy.validatesDomainName ? "YES" : "NO"), \(pinned), \(domain), \(scenario.client.platform.name)"
+        let domain = client.passesDomain ? "domain '\(scenario.server.host)'" : "domain nil"
+        var settings = ["pinning mode \(policy.pinningMode)", "allowInvalidCertificates \(policy.allowInvalidCertificates ? "YES" : "NO")"]
+        if client.library.hasValidatesDomainName { settings.append("validatesDomainName \(policy.validatesDomainName ? "YES" : "NO")") }
+        if client.library.hasValidatesCertificateChain {
+            settings.append("validatesCertificateChain \(policy.validatesCertificateChain ? "YES" : "NO")")
+        }
+        return (settings + [pinned, domain]).joined(separator: ", ")
+    }
+
+    /// The three header lines every renderer shows above the trace: the app, its ATS, its policy.
+    public var settingsLines: [String] {
+        ["App: \(clientDescription)", "ATS: \(scenario.client.ats.summary)", "AFSecurityPolicy: \(policyDescription)"]
     }
 }

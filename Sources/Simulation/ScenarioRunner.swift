@@ -3,60 +3,102 @@ import LoopbackTLS
 import PKI
 import Policies
 
-/// Runs a scenario for real: origin, attacker and client on 127.0.0.1, the policy as the client's judge.
+/// Runs a scenario for real: origin, attacker and client on 127.0.0.1, the whole iOS client (ATS, the
+/// challenge handler, AFSecurityPolicy) as the client's judge.
 public enum ScenarioRunner {
     /// One run. Pass a `world` already built for this scenario to skip generating its certificates.
     public static func run(_ scenario: Scenario, world: World? = nil, keyLog: KeyLog? = nil) throws -> RunReport {
         let world = try world ?? World(scenario)
         let log = EventLog()
         log.register(world.entries.map(\.certificate) + [world.client?.identity.certificate].compactMap { $0 })
+        let app = try App(scenario, world)
         let configuration = originConfiguration(scenario, world)
-        let policy = try securityPolicy(scenario, world)
+        let weak = scenario.needsWeakCryptography
         let attack = try scenario.attacker.resolved(in: world, file: scenario.file)
         let origin = try OriginServer(configuration, log: log, keyLog: keyLog)
         defer { origin.stop() }
         let proxy = try attack.map {
-            try InterceptingProxy(attack: $0, routes: [scenario.server.host: origin.port], log: log, factory: world.factory, keyLog: keyLog)
+            try InterceptingProxy(
+                attack: $0, routes: [scenario.server.host: origin.port], log: log, factory: world.factory, keyLog: keyLog,
+                allowsWeakCryptography: weak)
         }
         defer { proxy?.stop() }
         let client = try TLSClient(
             host: scenario.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, platform: scenario.client.platform,
-            identity: world.client?.identity, keyLog: keyLog)
-        let result = exchange(scenario, policy, client: client, port: proxy?.port ?? origin.port, log: log)
+            identity: app.identity, allowsWeakCryptography: weak, keyLog: keyLog)
+        let outcome = exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: log)
         proxy?.stop()
         origin.stop()
         return RunReport(
-            scenario: scenario, evaluation: result.verdict?.evaluation, presentedChain: result.verdict?.presented ?? [],
-            realChain: configuration.chain, events: log.events,
+            scenario: scenario, evaluation: outcome.evaluation, presentedChain: outcome.presented, realChain: configuration.chain, events: log.events,
             attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret),
-            serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: result.handshakeCompleted)
+            serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: outcome.handshakeCompleted)
+    }
+
+    /// The app as the scenario builds it: its three gates, and what its `.p12` gave it for two-way TLS.
+    struct App: Sendable {
+        let client: IOSClient
+        /// The identity `SecPKCS12Import` returned (nil without a `.p12`, or with the wrong password).
+        let identity: Identity?
+        /// What the client-certificate challenge adds to the trace when a server asks.
+        let identityStep: TraceStep
+
+        init(_ scenario: Scenario, _ world: World) throws {
+            client = IOSClient(ats: scenario.client.ats, challengeHandler: scenario.client.challengeHandler, policy: try securityPolicy(scenario, world))
+            if let shipped = world.client {
+                (identity, identityStep) = IOSClient.importClientIdentity(
+                    pkcs12: shipped.pkcs12, password: scenario.client.pkcs12Password ?? shipped.password, file: "\(shipped.id).p12")
+            } else {
+                (identity, identityStep) = (nil, IOSClient.noClientIdentity)
+            }
+        }
+    }
+
+    /// What one exchange showed: the client's evaluation (nil when the handshake ended before it judged).
+    struct Outcome: Sendable {
+        var evaluation: PolicyEvaluation?
+        /// The chain the client was shown, leaf first (empty without TLS).
+        var presented: [Certificate] = []
+        var handshakeCompleted = false
     }
 
     /// What the client's judge saw and decided.
-    struct Judged: Sendable {
+    private struct Judged: Sendable {
         let evaluation: PolicyEvaluation
         let presented: [Certificate]
     }
 
-    /// The client's exchange with `policy` as its judge (also what the matrix runs per cell).
-    static func exchange(_ scenario: Scenario, _ policy: SecurityPolicy, client: TLSClient, port: UInt16, log: EventLog) -> TLSClient.Result<Judged> {
-        let domain = scenario.client.passesDomain ? scenario.server.host : nil
+    /// The app's request with `app` deciding (also what the matrix runs per cell): ATS may refuse an
+    /// `http://` load before any connection; an allowed one goes out in plain text; `https://` is judged in
+    /// the handshake.
+    static func exchange(_ scenario: Scenario, _ app: App, client: TLSClient, port: UInt16, log: EventLog) -> Outcome {
+        let host = scenario.server.host
         let request = HTTPMessage.request(
-            scenario.request.method, scenario.request.path, host: scenario.server.host,
-            body: Array(scenario.request.body.utf8),
+            scenario.request.method, scenario.request.path, host: host, body: Array(scenario.request.body.utf8),
             contentType: scenario.request.body.isEmpty ? nil : "application/x-www-form-urlencoded")
-        return client.exchange(.direct(port: port), request: request, log: log) { trust, _ in
-            let evaluation = policy.evaluate(serverTrust: trust, forDomain: domain)
-            return .init(accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.verdict)
+        if let load = app.client.evaluateLoad(scheme: scenario.request.scheme.rawValue, host: host) {
+            guard load.isTrusted else { return Outcome(evaluation: load) }
+            let sent: TLSClient.Result<Judged> = client.exchangePlainHTTP(.direct(port: port), request: request, log: log)
+            return Outcome(evaluation: load, handshakeCompleted: sent.handshakeCompleted)
         }
+        let domain = scenario.client.passesDomain ? host : nil
+        let result = client.exchange(.direct(port: port), request: request, log: log) { trust, negotiated in
+            let evaluation = app.client.evaluate(serverTrust: trust, negotiated: negotiated, host: host, domain: domain)
+            return .init(accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.decision)
+        }
+        let evaluation = result.verdict.map { result.certificateRequested ? $0.evaluation.appending(app.identityStep) : $0.evaluation }
+        return Outcome(evaluation: evaluation, presented: result.verdict?.presented ?? [], handshakeCompleted: result.handshakeCompleted)
     }
 
-    /// The real bank: the world's server, and in two-way TLS the CA its client certificates must come from.
+    /// The real bank: plain HTTP for an `http://` request, otherwise the world's server with its TLS settings,
+    /// and in two-way TLS the CA its client certificates must come from.
     static func originConfiguration(_ scenario: Scenario, _ world: World) -> OriginServer.Configuration {
-        OriginServer.Configuration(
-            application: BankApp(host: world.server.host), identity: world.server.leaf.identity, chain: world.server.chain,
-            versions: scenario.server.versions,
-            clientAuthorities: scenario.server.requireClientCertificate ? world.client.map { [$0.issuer.certificate] } : nil)
+        let bank = BankApp(host: world.server.host)
+        guard scenario.request.scheme == .https else { return .plainHTTP(application: bank) }
+        return OriginServer.Configuration(
+            application: bank, identity: world.server.leaf.identity, chain: world.server.chain, versions: scenario.server.versions,
+            clientAuthorities: scenario.server.requireClientCertificate ? world.client.map { [$0.issuer.certificate] } : nil,
+            allowsWeakCryptography: scenario.needsWeakCryptography, forwardSecrecy: scenario.server.forwardSecrecy)
     }
 
     /// AFSecurityPolicy as the scenario sets it, with its pinned certificates taken from the world.

@@ -63,11 +63,13 @@ struct LessonKeyTests {
         #expect(state.departure == nil)
     }
 
-    @Test func aNilDomainTurnsLesson6IntoLesson7() {
+    @Test func aNilDomainInLesson6PassesThePolicyButNotATSWhichLesson7Exempts() {
         let state = Self.after("D", in: "06-valid-certificate-wrong-host")
         let seven = ConsoleRenderTests.walkthrough("07-nil-domain-no-host-check")
         #expect(state.scenario?.client.passesDomain == false)
-        #expect(state.report?.verdict == seven.report?.verdict)
+        #expect(state.report?.evaluation?.steps.contains { $0.check == .chainTrust && $0.outcome == .passed } == true)
+        #expect(state.report?.verdict == "REJECTED at atsServerTrust")
+        #expect(seven.report?.verdict == "ACCEPTED at chainTrust")
         #expect(state.departure?.changes == ["domain 'bank.test' → nil"])
     }
 
