@@ -122,7 +122,8 @@ struct Canvas {
             screen.put("Running the lesson on 127.0.0.1…", row: 2, column: 2, style: .dim)
             return
         }
-        let policyEnd = paragraph("AFSecurityPolicy: " + report.policyDescription, row: 1, lines: 2, style: .accent)
+        let appEnd = paragraph(scenario.appDescription, row: 1, lines: 3, style: .accent)
+        let policyEnd = paragraph("AFSecurityPolicy: " + report.policyDescription, row: appEnd, lines: 2, style: .accent)
         screen.put("attack: " + scenario.attacker.summary, row: policyEnd, column: 1, style: .accent)
         let laneTop = policyEnd + 2
 
@@ -416,18 +417,20 @@ struct Canvas {
             ("c", "clock: the lesson's time, or a day after the server's leaf expires"),
             ("D", "domain: the host, or nil (the policy is not told the host)"),
             ("v", "the server's TLS versions: any, 1.2 only, 1.3 only"),
+            ("L", "cycle the AFNetworking release: 4, 2.6, 2.5.3 … 2.1, 2.0"),
+            ("H", "the challenge handler: afnetworking, acceptAll, systemDefault"),
+            ("S E", "ATS: NSAllowsArbitraryLoads (S); the host's http exception (E)"),
             ("r", "reset everything to the lesson as written"),
             ("x", "what the attacker read (after a class answers)"),
             ("i", "certificates: shown to the client vs the real ones"),
             ("m", "policy × attack matrix; Enter loads a cell (after the answer)"),
             ("y n", "classroom mode: predict whether the client accepts"),
-            ("?", "this help"),
             ("q Esc", "back, or quit from the lesson list"),
         ]
         for (index, entry) in keys.enumerated() where 2 + index < height - 1 {
             screen.put(entry.0, row: 2 + index, column: 2, style: .accent)
             screen.put(entry.1, row: 2 + index, column: 16)
         }
-        footer("? or q closes this help")
+        footer("? opens this help; ? or q closes it")
     }
 }

@@ -1,22 +1,35 @@
 import Foundation
 import LoopbackTLS
 import PKI
+import Policies
 
 extension Scenario {
     /// Each setting of this scenario that differs from `lesson`, as "setting before → after": the
-    /// policy, the domain handed to it, the attack, the device trust store, the clock, the server's TLS
-    /// versions and the world's certificates. Empty when nothing differs.
+    /// AFNetworking release and its policy, the domain handed to it, the challenge handler, App Transport
+    /// Security, the attack, the device trust store, the clock, the server's TLS versions and the world's
+    /// certificates. Empty when nothing differs.
     public func changes(from lesson: Scenario) -> [String] {
         var changes: [String] = []
         func compare(_ name: String, _ before: String, _ after: String) {
             if before != after { changes.append("\(name) \(before) → \(after)") }
         }
         let (old, new) = (lesson.client.policy, client.policy)
+        compare("library", lesson.client.library.rawValue, client.library.rawValue)
         compare("pinning mode", old.pinningMode.rawValue, new.pinningMode.rawValue)
         compare("allowInvalidCertificates", Self.yesNo(old.allowInvalidCertificates), Self.yesNo(new.allowInvalidCertificates))
         compare("validatesDomainName", Self.yesNo(old.validatesDomainName), Self.yesNo(new.validatesDomainName))
+        compare("validatesCertificateChain", Self.yesNo(old.validatesCertificateChain), Self.yesNo(new.validatesCertificateChain))
         compare("pinned", Self.pinned(old.pinnedCertificates), Self.pinned(new.pinnedCertificates))
         compare("domain", lesson.domainDescription, domainDescription)
+        compare("challenge handler", lesson.client.challengeHandler.rawValue, client.challengeHandler.rawValue)
+        let (oldATS, newATS) = (lesson.client.ats, client.ats)
+        compare("linkedBeforeIOS9", Self.yesNo(oldATS.linkedBeforeIOS9), Self.yesNo(newATS.linkedBeforeIOS9))
+        compare("ATS NSAllowsArbitraryLoads", Self.yesNo(oldATS.allowsArbitraryLoads), Self.yesNo(newATS.allowsArbitraryLoads))
+        for domain in Set(oldATS.exceptionDomains.keys).union(newATS.exceptionDomains.keys).sorted() {
+            compare(
+                "ATS NSExceptionDomains entry '\(domain)'", oldATS.exceptionDomains[domain].map(Self.keys) ?? "none",
+                newATS.exceptionDomains[domain].map(Self.keys) ?? "none")
+        }
         compare("attack", lesson.attacker.summary, attacker.summary)
         let trustBefore = Dictionary(lesson.world.authorities.map { ($0.id, $0.deviceTrust) }, uniquingKeysWith: { first, _ in first })
         for authority in world.authorities {
@@ -27,6 +40,40 @@ extension Scenario {
         let added = Set(certificateIDs).subtracting(lesson.certificateIDs)
         if !added.isEmpty { changes.append("certificates added: " + certificateIDs.filter(added.contains).map { "'\($0)'" }.joined(separator: ", ")) }
         return changes
+    }
+
+    /// The app's gates in one line, for a settings panel: "library afnetworking-4, handler afnetworking,
+    /// ATS: fully on (no keys)". The policy's own settings are `RunReport.policyDescription`.
+    public var appDescription: String {
+        "library \(client.library.rawValue), handler \(client.challengeHandler.rawValue), ATS: \(atsDescription)"
+    }
+
+    /// Which `NSAppTransportSecurity` keys the app sets, with their values: "fully on (no keys)" when it
+    /// sets none, and "none (linked before iOS 9)" for an app ATS does not apply to.
+    public var atsDescription: String {
+        let ats = client.ats
+        let entries = ats.exceptionDomains.sorted { $0.key < $1.key }.map { "'\($0.key)' (\(Self.keys($0.value)))" }
+        let keys =
+            (ats.allowsArbitraryLoads ? ["NSAllowsArbitraryLoads YES"] : [])
+            + (entries.isEmpty ? [] : ["NSExceptionDomains " + entries.joined(separator: ", ")])
+        guard ats.linkedBeforeIOS9 else { return keys.isEmpty ? "fully on (no keys)" : keys.joined(separator: ", ") }
+        return "none (linked before iOS 9" + (keys.isEmpty ? ")" : "; its Info.plist sets \(keys.joined(separator: ", ")))")
+    }
+
+    /// An `NSExceptionDomains` entry's keys that differ from Apple's defaults, joined by "and";
+    /// "Apple's defaults" when none does (the entry still takes the domain out of `NSAllowsArbitraryLoads`).
+    static func keys(_ entry: AppTransportSecurity.ExceptionDomain) -> String {
+        let defaults = AppTransportSecurity.ExceptionDomain()
+        var keys: [String] = []
+        if entry.includesSubdomains != defaults.includesSubdomains { keys.append("NSIncludesSubdomains \(yesNo(entry.includesSubdomains))") }
+        if entry.allowsInsecureHTTPLoads != defaults.allowsInsecureHTTPLoads {
+            keys.append("NSExceptionAllowsInsecureHTTPLoads \(yesNo(entry.allowsInsecureHTTPLoads))")
+        }
+        if entry.minimumTLSVersion != defaults.minimumTLSVersion { keys.append("NSExceptionMinimumTLSVersion \(entry.minimumTLSVersion.infoPlistValue)") }
+        if entry.requiresForwardSecrecy != defaults.requiresForwardSecrecy {
+            keys.append("NSExceptionRequiresForwardSecrecy \(yesNo(entry.requiresForwardSecrecy))")
+        }
+        return keys.isEmpty ? "Apple's defaults" : keys.joined(separator: " and ")
     }
 
     /// "'bank.test'", or "nil" when the policy is handed no domain.
