@@ -122,7 +122,7 @@ struct Canvas {
             screen.put("Running the lesson on 127.0.0.1…", row: 2, column: 2, style: .dim)
             return
         }
-        let policyEnd = paragraph("AFSecurityPolicy: " + report.policyDescription, row: 1, lines: 2, style: .accent)
+        let policyEnd = report.settingsLines.reduce(1) { row, line in paragraph(line, row: row, lines: 2, style: .accent) }
         screen.put("attack: " + scenario.attacker.summary, row: policyEnd, column: 1, style: .accent)
         let laneTop = policyEnd + 2
 
@@ -152,10 +152,14 @@ struct Canvas {
         diagram(events, current: state.step, top: laneTop, rows: diagramRows, spacing: spacing, withProxy: withProxy)
 
         var row = laneTop + diagramRows
-        rule(row, "AFSecurityPolicy trace")
+        rule(row, "the app's trace")
         let stepLabel = " step \(state.step + 1) of \(report.events.count) "
         screen.put(stepLabel, row: row, column: width - stepLabel.count - 2, style: .border)
-        for line in traceLines.prefix(traceRows + extraTrace - 1) {
+        // When the trace does not fit, the window ends at the deciding step: the gates that led to it.
+        let shown = traceRows + extraTrace - 1
+        let deciding = report.evaluation?.decidingStep.flatMap { report.evaluation?.steps.firstIndex(of: $0) } ?? 0
+        let first = state.revealed ? max(0, min(deciding - shown + 1, traceLines.count - shown)) : 0
+        for line in traceLines.dropFirst(first).prefix(shown) {
             row += 1
             screen.put(line.text, row: row, column: 1, style: line.style, width: width - 2)
         }
@@ -416,18 +420,20 @@ struct Canvas {
             ("c", "clock: the lesson's time, or a day after the server's leaf expires"),
             ("D", "domain: the host, or nil (the policy is not told the host)"),
             ("v", "the server's TLS versions: any, 1.2 only, 1.3 only"),
+            ("L", "cycle the AFNetworking release: 4, 2.6, 2.5.3 … 2.1, 2.0"),
+            ("H", "the challenge handler: afnetworking, acceptAll, systemDefault"),
+            ("S E", "ATS: NSAllowsArbitraryLoads (S); the host's http exception (E)"),
             ("r", "reset everything to the lesson as written"),
             ("x", "what the attacker read (after a class answers)"),
             ("i", "certificates: shown to the client vs the real ones"),
             ("m", "policy × attack matrix; Enter loads a cell (after the answer)"),
             ("y n", "classroom mode: predict whether the client accepts"),
-            ("?", "this help"),
             ("q Esc", "back, or quit from the lesson list"),
         ]
         for (index, entry) in keys.enumerated() where 2 + index < height - 1 {
             screen.put(entry.0, row: 2 + index, column: 2, style: .accent)
             screen.put(entry.1, row: 2 + index, column: 16)
         }
-        footer("? or q closes this help")
+        footer("? opens this help; ? or q closes it")
     }
 }

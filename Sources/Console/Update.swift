@@ -114,6 +114,10 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
     case .character("c"): return edit(&state, .toggleClock(lesson: lesson))
     case .character("D"): return edit(&state, .toggleDomain)
     case .character("v"): return edit(&state, .nextTLSVersions)
+    case .character("L"): return edit(&state, .nextLibrary)
+    case .character("H"): return edit(&state, .nextChallengeHandler)
+    case .character("S"): return edit(&state, .toggleArbitraryLoads)
+    case .character("E"): return edit(&state, .toggleInsecureHTTPException(lesson: lesson))
     case .character("r"): return edit(&state, .reset(lesson: lesson))
     default: break
     }

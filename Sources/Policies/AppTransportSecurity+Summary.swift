@@ -16,7 +16,7 @@ extension AppTransportSecurity {
 
 extension AppTransportSecurity.ExceptionDomain {
     /// The keys that differ from Apple's defaults, as an Info.plist would spell them.
-    var setKeys: [String] {
+    public var setKeys: [String] {
         var keys: [String] = []
         if includesSubdomains { keys.append("NSIncludesSubdomains YES") }
         if allowsInsecureHTTPLoads { keys.append("NSExceptionAllowsInsecureHTTPLoads YES") }

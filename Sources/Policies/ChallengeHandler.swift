@@ -8,12 +8,12 @@ public enum ChallengeHandler: String, Hashable, Sendable, CaseIterable {
     /// No delegate method: `PerformDefaultHandling`, the system's own evaluation (NSURLError -1202 when it fails).
     case systemDefault
 
-    /// Who answers, as the run's settings line says it.
+    /// Who answers and how, as the run's settings line says it.
     public var phrase: String {
         switch self {
-        case .afnetworking: "AFURLSessionManager, which asks AFSecurityPolicy"
-        case .acceptAll: "the app's accept-all block (AFSecurityPolicy is never asked)"
-        case .systemDefault: "the system (no delegate method; AFSecurityPolicy is never asked)"
+        case .afnetworking: "AFURLSessionManager asks AFSecurityPolicy"
+        case .acceptAll: "the app's block accepts every chain, never asking AFSecurityPolicy"
+        case .systemDefault: "no delegate, the system evaluates, never asking AFSecurityPolicy"
         }
     }
 }

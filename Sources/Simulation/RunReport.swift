@@ -64,7 +64,7 @@ public struct RunReport: Sendable {
     /// The app around the policy, as one line: its AFNetworking, who answers the challenge, which iOS.
     public var clientDescription: String {
         let client = scenario.client
-        return "\(client.library.displayName), the server-trust challenge answered by \(client.challengeHandler.phrase), \(client.platform.name)"
+        return "\(client.library.displayName); \(client.challengeHandler.phrase); \(client.platform.name)"
     }
 
     /// How the client's policy was set, as one line (only the properties its AFNetworking has).

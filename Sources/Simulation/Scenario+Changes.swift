@@ -1,22 +1,40 @@
 import Foundation
 import LoopbackTLS
 import PKI
+import Policies
 
 extension Scenario {
     /// Each setting of this scenario that differs from `lesson`, as "setting before → after": the
-    /// policy, the domain handed to it, the attack, the device trust store, the clock, the server's TLS
-    /// versions and the world's certificates. Empty when nothing differs.
+    /// AFNetworking release and its policy, the domain handed to it, the challenge handler, App Transport
+    /// Security, the attack, the device trust store, the clock, the server's TLS versions and the world's
+    /// certificates. Empty when nothing differs.
     public func changes(from lesson: Scenario) -> [String] {
         var changes: [String] = []
         func compare(_ name: String, _ before: String, _ after: String) {
             if before != after { changes.append("\(name) \(before) → \(after)") }
         }
         let (old, new) = (lesson.client.policy, client.policy)
+        // An entry's keys that differ from Apple's defaults; "Apple's defaults" when none does (the entry still
+        // takes the domain out of `NSAllowsArbitraryLoads`).
+        func keys(_ entry: AppTransportSecurity.ExceptionDomain) -> String {
+            entry.setKeys.isEmpty ? "Apple's defaults" : entry.setKeys.joined(separator: " and ")
+        }
+        compare("library", lesson.client.library.rawValue, client.library.rawValue)
         compare("pinning mode", old.pinningMode.rawValue, new.pinningMode.rawValue)
         compare("allowInvalidCertificates", Self.yesNo(old.allowInvalidCertificates), Self.yesNo(new.allowInvalidCertificates))
         compare("validatesDomainName", Self.yesNo(old.validatesDomainName), Self.yesNo(new.validatesDomainName))
+        compare("validatesCertificateChain", Self.yesNo(old.validatesCertificateChain), Self.yesNo(new.validatesCertificateChain))
         compare("pinned", Self.pinned(old.pinnedCertificates), Self.pinned(new.pinnedCertificates))
         compare("domain", lesson.domainDescription, domainDescription)
+        compare("challenge handler", lesson.client.challengeHandler.rawValue, client.challengeHandler.rawValue)
+        let (oldATS, newATS) = (lesson.client.ats, client.ats)
+        compare("linkedBeforeIOS9", Self.yesNo(oldATS.linkedBeforeIOS9), Self.yesNo(newATS.linkedBeforeIOS9))
+        compare("ATS NSAllowsArbitraryLoads", Self.yesNo(oldATS.allowsArbitraryLoads), Self.yesNo(newATS.allowsArbitraryLoads))
+        for domain in Set(oldATS.exceptionDomains.keys).union(newATS.exceptionDomains.keys).sorted() {
+            compare(
+                "ATS NSExceptionDomains entry '\(domain)'", oldATS.exceptionDomains[domain].map(keys) ?? "none",
+                newATS.exceptionDomains[domain].map(keys) ?? "none")
+        }
         compare("attack", lesson.attacker.summary, attacker.summary)
         let trustBefore = Dictionary(lesson.world.authorities.map { ($0.id, $0.deviceTrust) }, uniquingKeysWith: { first, _ in first })
         for authority in world.authorities {

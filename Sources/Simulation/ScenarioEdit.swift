@@ -1,4 +1,5 @@
 import Foundation
+import Policies
 
 /// A change a learner makes to a lesson's settings, with the sentence that says what changed.
 ///
@@ -23,15 +24,28 @@ public enum ScenarioEdit: Sendable {
     case toggleDomain
     /// The server's TLS versions: any → 1.2 only → 1.3 only → any.
     case nextTLSVersions
+    /// The next AFNetworking release, 4 → 2.6 → 2.5.3 → … → 2.1 → 2.0 → 4 (`Scenario.running(_:)`).
+    case nextLibrary
+    /// Who answers the server-trust challenge: afnetworking → acceptAll → systemDefault → afnetworking.
+    case nextChallengeHandler
+    /// ATS's `NSAllowsArbitraryLoads` YES or NO.
+    case toggleArbitraryLoads
+    /// `NSExceptionAllowsInsecureHTTPLoads` YES in an `NSExceptionDomains` entry for the server's host, or
+    /// back to the entry `lesson` has for it (none, or its own without the key). Other entries stay.
+    case toggleInsecureHTTPException(lesson: Scenario)
     /// Back to the lesson as written.
     case reset(lesson: Scenario)
 
     /// True when the edit changes what the matrix runs on (the device's trust, the clock, the domain,
-    /// the server's versions): a matrix computed before it no longer describes this world.
+    /// the server's versions, the app's challenge handler and ATS): a matrix computed before it no longer
+    /// describes this world. The matrix's rows are AFNetworking 4's settings, whatever the lesson's release.
     public var changesTheMatrix: Bool {
         switch self {
-        case .toggleAttackerCA, .toggleClock, .toggleDomain, .nextTLSVersions, .reset: true
-        case .toggleAllowInvalidCertificates, .toggleValidatesDomainName, .nextPinningMode, .nextAttack, .togglePin, .matrixCell: false
+        case .toggleAttackerCA, .toggleClock, .toggleDomain, .nextTLSVersions, .nextChallengeHandler, .toggleArbitraryLoads,
+            .toggleInsecureHTTPException, .reset:
+            true
+        case .toggleAllowInvalidCertificates, .toggleValidatesDomainName, .nextPinningMode, .nextAttack, .togglePin, .matrixCell, .nextLibrary:
+            false
         }
     }
 
@@ -41,7 +55,11 @@ public enum ScenarioEdit: Sendable {
         let policy = scenario.client.policy
         switch self {
         case .toggleAllowInvalidCertificates: edited.client.policy.allowInvalidCertificates.toggle()
-        case .toggleValidatesDomainName: edited.client.policy.validatesDomainName.toggle()
+        case .toggleValidatesDomainName:
+            guard scenario.client.library.hasValidatesDomainName else {
+                return (scenario, "validatesDomainName unchanged: \(scenario.client.library.rawValue) has no validatesDomainName (AFNetworking 2.1 added it)")
+            }
+            edited.client.policy.validatesDomainName.toggle()
         case .nextPinningMode:
             let modes = SSLPinningMode.allCases
             edited.client.policy.pinningMode = modes[((modes.firstIndex(of: policy.pinningMode) ?? -1) + 1) % modes.count]
@@ -68,10 +86,35 @@ public enum ScenarioEdit: Sendable {
             edited.freezeDefaultDates()
             edited.clock = expiry.addingTimeInterval(86_400)
             return (edited, edited.changes(from: scenario).joined(separator: ", ") + ", a day after '\(scenario.server.leaf)' expires")
-        case .toggleDomain: edited.client.passesDomain.toggle()
+        case .toggleDomain:
+            guard scenario.client.library.takesDomain else {
+                return (scenario, "domain unchanged: \(scenario.client.library.rawValue) is handed no domain (AFNetworking 2.1 added forDomain:)")
+            }
+            edited.client.passesDomain.toggle()
         case .nextTLSVersions:
             let cycle = ServerSpec.versionChoices
             edited.server.versions = cycle[((cycle.firstIndex(of: scenario.server.versions) ?? -1) + 1) % cycle.count]
+        case .nextLibrary:
+            let releases = AFNetworkingVersion.allCases
+            return scenario.running(releases[((releases.firstIndex(of: scenario.client.library) ?? -1) + 1) % releases.count])
+        case .nextChallengeHandler:
+            let handlers = ChallengeHandler.allCases
+            edited.client.challengeHandler = handlers[((handlers.firstIndex(of: scenario.client.challengeHandler) ?? -1) + 1) % handlers.count]
+        case .toggleArbitraryLoads:
+            edited.client.ats.allowsArbitraryLoads.toggle()
+            edited.client.infoPlist = nil
+        case .toggleInsecureHTTPException(let lesson):
+            // Entry names are lowercase (the loader refuses others), and ATS matches hosts in any case.
+            let host = scenario.server.host.lowercased()
+            let original = lesson.client.ats.exceptionDomains[host]
+            if scenario.client.ats.exceptionDomains[host]?.allowsInsecureHTTPLoads == true {
+                edited.client.ats.exceptionDomains[host] = original?.allowsInsecureHTTPLoads == false ? original : nil
+            } else {
+                var entry = scenario.client.ats.exceptionDomains[host] ?? original ?? AppTransportSecurity.ExceptionDomain()
+                entry.allowsInsecureHTTPLoads = true
+                edited.client.ats.exceptionDomains[host] = entry
+            }
+            edited.client.infoPlist = nil
         case .reset(let lesson):
             return (lesson, "reset to the lesson as written")
         }
@@ -80,6 +123,33 @@ public enum ScenarioEdit: Sendable {
 }
 
 extension Scenario {
+    /// This scenario with the app on `release`. The policy keeps every setting `release` has; one it lacks
+    /// takes the value the loader gives it (validatesCertificateChain YES, validatesDomainName at 2.0's
+    /// default, the host as domain), and validatesDomainName leaving 2.0 takes `release`'s default. The
+    /// change line says why a setting moved. A release with validatesCertificateChain is entered with it
+    /// YES, because a release without it always holds YES.
+    func running(_ release: AFNetworkingVersion) -> (scenario: Scenario, change: String) {
+        var edited = self
+        let (old, mode) = (client.library, client.policy.pinningMode)
+        edited.client.library = release
+        if !release.hasValidatesDomainName || !old.hasValidatesDomainName {
+            edited.client.policy.validatesDomainName = release.defaultValidatesDomainName(for: mode)
+        }
+        if !release.hasValidatesCertificateChain { edited.client.policy.validatesCertificateChain = true }
+        if !release.takesDomain { edited.client.passesDomain = true }
+        let (before, after) = (client, edited.client)
+        let lacks =
+            (before.policy.validatesDomainName != after.policy.validatesDomainName && !release.hasValidatesDomainName ? ["validatesDomainName"] : [])
+            + (before.policy.validatesCertificateChain != after.policy.validatesCertificateChain ? ["validatesCertificateChain"] : [])
+            + (before.passesDomain != after.passesDomain ? ["domain argument"] : [])
+        let missing = lacks.count > 1 ? lacks.dropLast().joined(separator: ", ") + " or " + lacks[lacks.count - 1] : lacks.joined()
+        var why = lacks.isEmpty ? [] : ["\(release.rawValue) has no \(missing)"]
+        if before.policy.validatesDomainName != after.policy.validatesDomainName, release.hasValidatesDomainName {
+            why.append("validatesDomainName is \(release.rawValue)'s default for pinning mode \(mode)")
+        }
+        return (edited, edited.changes(from: self).joined(separator: ", ") + (why.isEmpty ? "" : " (\(why.joined(separator: "; ")))"))
+    }
+
     /// Ids of every certificate in the world, authorities first: what a learner may pin.
     public var certificateIDs: [String] { world.authorities.map(\.id) + world.leaves.map(\.id) }
 
@@ -117,4 +187,9 @@ extension Scenario {
             world.leaves[index].notAfter = world.leaves[index].notAfter ?? defaults.notAfter
         }
     }
+}
+
+extension AFNetworkingVersion {
+    /// Whether `evaluateServerTrust:` is handed a domain: AFNetworking 2.1 added `forDomain:`, with validatesDomainName.
+    var takesDomain: Bool { hasValidatesDomainName }
 }

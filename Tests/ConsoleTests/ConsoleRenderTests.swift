@@ -63,7 +63,9 @@ struct ConsoleRenderTests {
     }
 
     @Test func eachMessageIsAnArrowFromItsSenderToItsReceiverWithItsWholeLabel() throws {
-        let screen = render(Self.walkthrough("02-forged-untrusted-ca"), size: Size(columns: 120, rows: 40))
+        var state = Self.walkthrough("02-forged-untrusted-ca")
+        state.step = try #require(state.report?.events.firstIndex { $0.text.hasPrefix("Certificate 'forged bank-leaf'") })
+        let screen = render(state, size: Size(columns: 120, rows: 40))
         let lines = screen.text.components(separatedBy: "\n")
         let certificate = try #require(lines.first { $0.contains("Certificate 'forged bank-leaf' -> 'attacker-ca'") })
         #expect(certificate.contains("◀ Certificate 'forged bank-leaf' -> 'attacker-ca' ─"), "proxy to client, pointing at the client")
@@ -75,7 +77,9 @@ struct ConsoleRenderTests {
     }
 
     @Test func theLessonsMarkdownIsDrawnAsAttributesNotAsMarks() throws {
-        let screen = render(Self.walkthrough("02-forged-untrusted-ca"), size: Size(columns: 120, rows: 40))
+        var state = Self.walkthrough("02-forged-untrusted-ca")
+        state.step = try #require(state.report?.events.firstIndex { $0.text.hasPrefix("Certificate 'forged bank-leaf'") })
+        let screen = render(state, size: Size(columns: 120, rows: 40))
         let lines = screen.text.components(separatedBy: "\n")
         #expect(!screen.text.contains("**"))
         #expect(!screen.text.contains("`"))

@@ -153,8 +153,12 @@ struct ConsoleUpdateTests {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
         Self.press([.character("?")], &state)
         let help = render(state, size: Size(columns: 80, rows: 24)).text
-        for key in ["→ Space", "j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "r", "x", "i", "m", "y n", "?", "q Esc"] {
+        for key in ["→ Space", "j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "L", "H", "S E", "r", "x", "i", "m", "y n", "q Esc"] {
             #expect(help.contains("\n  \(key) "), "\(key)")
+        }
+        #expect(help.contains("? opens this help"))
+        for entry in ["cycle the AFNetworking release", "the challenge handler: afnetworking, acceptAll, systemDefault", "NSAllowsArbitraryLoads (S)"] {
+            #expect(help.contains(entry), "\(entry)")
         }
         Self.press([.character("q")], &state)
         #expect(!state.showHelp)
