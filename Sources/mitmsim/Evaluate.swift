@@ -78,7 +78,9 @@ extension MitmSim {
                 version: library, SSLPinningMode: pinningMode.mode, allowInvalidCertificates: allowInvalidCertificates,
                 validatesDomainName: validatesDomainName ?? library.defaultValidatesDomainName(for: pinningMode.mode),
                 validatesCertificateChain: validatesCertificateChain ?? true, pinnedCertificates: Set(pinned))
-            let serverTrust = ServerTrust(certificates: presented, deviceTrustStore: store, verifyDate: at ?? Date(), platform: platform)
+            // As the challenge hands the trust over: CFNetwork's SSL policy for the host, which 2.0–2.2.0 keep.
+            let serverTrust = ServerTrust(
+                certificates: presented, deviceTrustStore: store, policy: .ssl(host: domain), verifyDate: at ?? Date(), platform: platform)
             let evaluation = policy.evaluate(serverTrust: serverTrust, forDomain: domain)
 
             switch format {

@@ -28,6 +28,15 @@ struct LibraryCommandTests {
         #expect(fixed.standardOutput.hasPrefix("NOT TRUSTED: hostnameMismatch"), "\(fixed.standardOutput)")
     }
 
+    @Test("releases that set no policy of their own check the host through CFNetwork's SSL policy, as in a lesson")
+    func releasesWithoutAPolicyOfTheirOwnKeepCFNetworksHostCheck() throws {
+        for release in ["afnetworking-2.2", "afnetworking-2.1", "afnetworking-2.0"] {
+            let result = try evaluate(["--chain", world.path("chain.pem"), "--domain", "attacker.test", "--library", release])
+            #expect(result.status == 1, "\(release): \(result.standardOutput)")
+            #expect(result.standardOutput.hasPrefix("NOT TRUSTED: hostnameMismatch"), "\(release): \(result.standardOutput)")
+        }
+    }
+
     @Test func anExplicitValidatesDomainNameOverridesTheReleasesDefault() throws {
         let result = try evaluate([
             "--chain", world.path("chain.pem"), "--domain", "attacker.test", "--library", "afnetworking-2.5.2", "--validates-domain-name",
