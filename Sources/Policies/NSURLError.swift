@@ -1,7 +1,7 @@
 /// The `NSURLErrorDomain` error an app's URLSession task fails with, by Apple's code and constant name.
 ///
 /// The app never sees a trace: this is what its completion handler gets, and what a learner would search for.
-public struct NSURLError: Hashable, Sendable, CustomStringConvertible {
+public struct NSURLError: Hashable, Sendable, CustomStringConvertible, Encodable {
     /// The code, e.g. -1200.
     public let code: Int
     /// Apple's constant, e.g. `NSURLErrorSecureConnectionFailed`.

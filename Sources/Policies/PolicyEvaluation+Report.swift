@@ -30,32 +30,21 @@ extension PolicyEvaluation {
 }
 
 private struct JSONReport: Encodable {
-    struct Step: Encodable { let check: String, outcome: String, detail: String }
     struct PathEntry: Encodable { let subject: String, sha256: String }
-    struct URLError: Encodable { let code: Int, name: String }
 
     let trusted: Bool
-    let steps: [Step]
+    let steps: [TraceStep]
     let path: [PathEntry]
-    let reason: String?
-    let urlError: URLError?
+    /// Null when trusted.
+    let reason: Nullable<String>
+    /// Null when trusted, or when no app is modelled.
+    let urlError: Nullable<NSURLError>
 
     init(_ evaluation: PolicyEvaluation) {
         trusted = evaluation.isTrusted
-        steps = evaluation.steps.map { Step(check: $0.check.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) }
+        steps = evaluation.steps
         path = evaluation.path.map { PathEntry(subject: $0.subject.description, sha256: $0.sha256Hex) }
-        reason = evaluation.rejection?.code
-        urlError = evaluation.urlError.map { URLError(code: $0.code, name: $0.name) }
+        reason = Nullable(evaluation.rejection?.code)
+        urlError = Nullable(evaluation.urlError)
     }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(trusted, forKey: .trusted)
-        try container.encode(steps, forKey: .steps)
-        try container.encode(path, forKey: .path)
-        try container.encode(reason, forKey: .reason)  // null, not absent, when trusted
-        try container.encode(urlError, forKey: .urlError)  // null when trusted or when no app is modelled
-    }
-
-    enum CodingKeys: String, CodingKey { case trusted, steps, path, reason, urlError }
 }

@@ -84,3 +84,15 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
         return "[\(tag)] \(check.rawValue): \(detail)"
     }
 }
+
+extension TraceStep: Encodable {
+    /// `{"check", "outcome", "detail"}`: how every JSON report writes a step.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(check.rawValue, forKey: .check)
+        try container.encode(outcome.rawValue, forKey: .outcome)
+        try container.encode(detail, forKey: .detail)
+    }
+
+    private enum CodingKeys: String, CodingKey { case check, outcome, detail }
+}

@@ -83,7 +83,8 @@ public final class Lab: Sendable {
         self.directory = directory
         self.address = address
         lock = try LabDirectoryLock(directory)
-        world = try World(Lab.stage(scenario), clock: Date(), reusing: fresh ? nil : directory)
+        let staged = Lab.stage(scenario)
+        world = try World(staged, clock: Date(), reusing: fresh ? nil : directory)
         reuse = world.reuse
         attackerAuthority = try world.entry(Lab.attackerCAID, file: scenario.file, path: "attacker.authority").identity
         forgery = [
@@ -93,7 +94,7 @@ public final class Lab: Sendable {
         files = try PKIExport.write(world, to: directory) + [commandsFile]
         // The screens show flows, never events: a log that keeps none does not grow with the connections.
         let log = EventLog(keepsEvents: false)
-        var bank = ScenarioRunner.originConfiguration(scenario, world)
+        var bank = ScenarioRunner.originConfiguration(staged, world)
         bank.closesAfterResponse = true  // real clients may read to the end of the stream
         bank.keptRequests = FlowWindow.size
         origin = try OriginServer(bank, log: log, address: address)
@@ -104,7 +105,7 @@ public final class Lab: Sendable {
             proxy = try InterceptingProxy(
                 attack: .forge(authority: attackerAuthority), routes: [scenario.server.host: origin.port], defaultHost: scenario.server.host,
                 site: ProfileSite(authority: attackerAuthority.certificate, bankHost: scenario.server.host), log: log, factory: world.factory,
-                address: address, port: port, keepsFlows: false,
+                address: address, port: port, allowsWeakCryptography: staged.needsWeakCryptography, keepsFlows: false,
                 onFlowEnd: { intercepted in
                     let flow = Flow(intercepted, secret: secret)
                     flowLog.withLock { $0.append(flow) }
@@ -131,9 +132,11 @@ public final class Lab: Sendable {
         origin.stop()
     }
 
-    /// `scenario` with the lab's attacker CA added (not trusted by the device), as the matrix stages its own.
+    /// `scenario` with the lab's attacker CA added (not trusted by the device), as the matrix stages its own, and
+    /// an `https://` bank whatever the lesson's URL: the lab's clients are pointed at the proxy's TLS.
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
+        staged.request.scheme = .https
         staged.world.authorities.append(AuthoritySpec(id: attackerCAID, name: "mitmsim lab attacker CA"))
         return staged
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PKI
 import Policies
 
 extension Matrix {
@@ -77,40 +78,13 @@ extension Matrix {
     /// `validatesCertificateChain` is null when its `library` has no such property.
     public var json: String {
         struct PolicyJSON: Encodable {
-            let library: String, pinningMode: String, allowInvalidCertificates: Bool, validatesDomainName: Bool?, validatesCertificateChain: Bool?
+            let library: String, pinningMode: String, allowInvalidCertificates: Bool
+            let validatesDomainName: Nullable<Bool>, validatesCertificateChain: Nullable<Bool>
             let pinned: String
-
-            enum CodingKeys: String, CodingKey {
-                case library, pinningMode, allowInvalidCertificates, validatesDomainName, validatesCertificateChain, pinned
-            }
-
-            // Written by hand so a property the release lacks is an explicit null, not an absent key.
-            func encode(to encoder: Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(library, forKey: .library)
-                try container.encode(pinningMode, forKey: .pinningMode)
-                try container.encode(allowInvalidCertificates, forKey: .allowInvalidCertificates)
-                try container.encode(validatesDomainName, forKey: .validatesDomainName)
-                try container.encode(validatesCertificateChain, forKey: .validatesCertificateChain)
-                try container.encode(pinned, forKey: .pinned)
-            }
         }
         struct CellJSON: Encodable {
             let policy: PolicyJSON, attack: String, trusted: Bool, attackerSawPlaintext: Bool, serverReceivedRequest: Bool
-            let decidingCheck: String?
-
-            enum CodingKeys: String, CodingKey { case policy, attack, trusted, attackerSawPlaintext, serverReceivedRequest, decidingCheck }
-
-            // Written by hand so a missing deciding check is an explicit null, not an absent key.
-            func encode(to encoder: Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(policy, forKey: .policy)
-                try container.encode(attack, forKey: .attack)
-                try container.encode(trusted, forKey: .trusted)
-                try container.encode(attackerSawPlaintext, forKey: .attackerSawPlaintext)
-                try container.encode(serverReceivedRequest, forKey: .serverReceivedRequest)
-                try container.encode(decidingCheck, forKey: .decidingCheck)
-            }
+            let decidingCheck: Nullable<String>
         }
         struct Document: Encodable { let scenario: String, cells: [CellJSON] }
         let document = Document(
@@ -120,11 +94,11 @@ extension Matrix {
                     policy: PolicyJSON(
                         library: cell.policy.version.rawValue, pinningMode: cell.policy.pinningMode.rawValue,
                         allowInvalidCertificates: cell.policy.allowInvalidCertificates,
-                        validatesDomainName: PolicyField.validatesDomainName.value(of: cell.policy)?.flag,
-                        validatesCertificateChain: PolicyField.validatesCertificateChain.value(of: cell.policy)?.flag,
+                        validatesDomainName: Nullable(PolicyField.validatesDomainName.value(of: cell.policy)?.flag),
+                        validatesCertificateChain: Nullable(PolicyField.validatesCertificateChain.value(of: cell.policy)?.flag),
                         pinned: cell.policy.pinned.rawValue),
                     attack: cell.column.rawValue, trusted: cell.trusted, attackerSawPlaintext: cell.attackerSawPlaintext,
-                    serverReceivedRequest: cell.serverReceivedRequest, decidingCheck: cell.decidingCheck?.rawValue)
+                    serverReceivedRequest: cell.serverReceivedRequest, decidingCheck: Nullable(cell.decidingCheck?.rawValue))
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

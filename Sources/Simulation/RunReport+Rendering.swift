@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTLS
+import PKI
 import Policies
 
 extension RunReport {
@@ -82,56 +83,37 @@ struct JSONBatch: Encodable {
 }
 
 struct JSONRun: Encodable {
-    struct Step: Encodable { let check: String, outcome: String, detail: String }
     struct Event: Encodable { let actor: String, to: String?, text: String }
     struct Failed: Encodable { let name: String, expected: String, actual: String }
 
     let scenario: String
     let title: String
     let trusted: Bool
-    let decidingCheck: String?
+    let decidingCheck: Nullable<String>
+    /// What the app's request fails with, or null.
+    let urlError: Nullable<NSURLError>
     let attackerSawPlaintext: Bool
     let attackerReadSecret: Bool
     let serverReceivedRequest: Bool
     let handshakeCompleted: Bool
     let expectationsMet: Bool
     let unmetExpectations: [Failed]
-    let steps: [Step]
+    let steps: [TraceStep]
     let events: [Event]
 
     init(_ report: RunReport) {
         scenario = report.scenario.id
         title = report.scenario.title
         trusted = report.trusted
-        decidingCheck = report.decidingCheck?.rawValue
+        decidingCheck = Nullable(report.decidingCheck?.rawValue)
+        urlError = Nullable(report.evaluation?.urlError)
         attackerSawPlaintext = report.attackerView.sawPlaintext
         attackerReadSecret = report.attackerView.readSecret
         serverReceivedRequest = report.serverReceivedRequest
         handshakeCompleted = report.handshakeCompleted
         expectationsMet = report.expectationsMet
         unmetExpectations = report.checks.filter { !$0.met }.map { Failed(name: $0.name, expected: $0.expected, actual: $0.actual) }
-        steps = report.evaluation?.steps.map { Step(check: $0.check.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) } ?? []
+        steps = report.evaluation?.steps ?? []
         events = report.events.map { Event(actor: $0.actor.rawValue, to: $0.peer?.rawValue, text: $0.text) }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(scenario, forKey: .scenario)
-        try container.encode(title, forKey: .title)
-        try container.encode(trusted, forKey: .trusted)
-        try container.encode(decidingCheck, forKey: .decidingCheck)  // null, not absent
-        try container.encode(attackerSawPlaintext, forKey: .attackerSawPlaintext)
-        try container.encode(attackerReadSecret, forKey: .attackerReadSecret)
-        try container.encode(serverReceivedRequest, forKey: .serverReceivedRequest)
-        try container.encode(handshakeCompleted, forKey: .handshakeCompleted)
-        try container.encode(expectationsMet, forKey: .expectationsMet)
-        try container.encode(unmetExpectations, forKey: .unmetExpectations)
-        try container.encode(steps, forKey: .steps)
-        try container.encode(events, forKey: .events)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case scenario, title, trusted, decidingCheck, attackerSawPlaintext, attackerReadSecret, serverReceivedRequest, handshakeCompleted,
-            expectationsMet, unmetExpectations, steps, events
     }
 }

@@ -19,6 +19,16 @@ struct ReportFormatTests {
         try #require(try mitmsim(["run", "--all", "--format", "json"]).json["results"] as? [[String: Any]])
     }
 
+    @Test func aRunsJSONNamesTheNSURLErrorTheAppSawAndIsNullWhenItWasAccepted() throws {
+        let runs = try catalogRuns()
+        let refused = try #require(runs.first { $0["scenario"] as? String == "02-forged-untrusted-ca" })
+        let error = try #require(refused["urlError"] as? [String: Any])
+        #expect(error["code"] as? Int == -1202)
+        #expect(error["name"] as? String == "NSURLErrorServerCertificateUntrusted")
+        let accepted = try #require(runs.first { $0["scenario"] as? String == "01-no-attacker" })
+        #expect(accepted["urlError"] is NSNull, "the key is there, null")
+    }
+
     @Test(arguments: [true, false])
     func aRunAsMarkdownHasTheTitleTheWireTableTheDecisionAndTheVerdict(trusted: Bool) throws {
         let run = try #require(try catalogRuns().first { $0["trusted"] as? Bool == trusted && $0["decidingCheck"] is String })
