@@ -7,7 +7,7 @@ import Testing
 struct LessonTextTests {
     static let lessons: [Scenario] = (try? ScenarioLoader.loadAll(in: CatalogTests.scenarios)) ?? []
     /// The walkthrough's keys that change a lesson's settings (the console's help lists them all).
-    static let editKeys: Set<Character> = ["a", "d", "p", "P", "A", "t", "c", "D", "v", "r"]
+    static let editKeys: Set<Character> = ["a", "d", "p", "P", "A", "t", "c", "D", "v", "L", "H", "S", "E", "r"]
     /// Words that would give away the verdict, the deciding step or the attacker's loot before the vote.
     static let spoilers =
         TraceStep.Check.allCases.map(\.rawValue) + [
