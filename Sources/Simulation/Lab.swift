@@ -83,7 +83,8 @@ public final class Lab: Sendable {
         self.directory = directory
         self.address = address
         lock = try LabDirectoryLock(directory)
-        world = try World(Lab.stage(scenario), clock: Date(), reusing: fresh ? nil : directory)
+        let staged = Lab.stage(scenario)
+        world = try World(staged, clock: Date(), reusing: fresh ? nil : directory)
         reuse = world.reuse
         attackerAuthority = try world.entry(Lab.attackerCAID, file: scenario.file, path: "attacker.authority").identity
         forgery = [
@@ -93,7 +94,7 @@ public final class Lab: Sendable {
         files = try PKIExport.write(world, to: directory) + [commandsFile]
         // The screens show flows, never events: a log that keeps none does not grow with the connections.
         let log = EventLog(keepsEvents: false)
-        var bank = ScenarioRunner.originConfiguration(scenario, world)
+        var bank = ScenarioRunner.originConfiguration(staged, world)
         bank.closesAfterResponse = true  // real clients may read to the end of the stream
         bank.keptRequests = FlowWindow.size
         origin = try OriginServer(bank, log: log, address: address)
@@ -132,9 +133,14 @@ public final class Lab: Sendable {
     }
 
     /// `scenario` with the lab's attacker CA added (not trusted by the device), as the matrix stages its own.
+    /// The bank serves https:// with TLS 1.2 and 1.3 whatever the lesson's transport: the commands are real
+    /// clients at their default settings, judging the lesson's certificates, and they speak neither plain
+    /// HTTP to it nor TLS 1.0 or 1.1.
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
         staged.world.authorities.append(AuthoritySpec(id: attackerCAID, name: "mitmsim lab attacker CA"))
+        staged.request.scheme = .https
+        staged.server.versions = .tls12 ... .tls13
         return staged
     }
 
