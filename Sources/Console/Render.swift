@@ -277,7 +277,7 @@ struct Canvas {
             }
             screen.put("Decrypted response from the bank:", row: row + 1, column: 1, style: .accent)
             paragraph(view.responseText.components(separatedBy: "\r\n\r\n").last ?? "", row: row + 2, lines: 3, indent: 2)
-        } else if view.isOnPath {
+        } else if view.connected {
             paragraph(view.ciphertextDetail, row: row, lines: 3)
         }
         footer("x or q back")

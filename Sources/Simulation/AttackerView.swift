@@ -3,6 +3,8 @@ import LoopbackTLS
 /// What the attacker ended up with, as a learner needs to see it.
 public struct AttackerView: Sendable {
     public let isOnPath: Bool
+    /// The app connected to the attacker (false when it refused before opening any connection).
+    public let connected: Bool
     /// The server name the attacker learned (SNI or CONNECT).
     public let host: String?
     /// The chain the attacker showed the client (empty for passthrough).
@@ -16,8 +18,10 @@ public struct AttackerView: Sendable {
     /// Encrypted bytes carried without reading them (passthrough).
     public let opaqueBytes: Int
 
-    init(flow: InterceptedFlow?, secret: String) {
-        isOnPath = flow != nil
+    /// - Parameter waiting: an attacker was on the path, whether or not the app ever connected to it.
+    init(flow: InterceptedFlow?, secret: String, waiting: Bool) {
+        isOnPath = waiting || flow != nil
+        connected = flow != nil
         host = flow?.host
         presentedChain = flow?.presentedChain ?? []
         sawPlaintext = flow?.sawPlaintext ?? false
@@ -35,6 +39,7 @@ public struct AttackerView: Sendable {
     /// One sentence: what the attacker got.
     public func summary(secret: String) -> String {
         guard isOnPath else { return "There is no attacker on the path." }
+        if !connected { return "The attacker was on the path, but the app never connected to it." }
         if readSecret { return "The attacker read the password '\(secret)'." }
         if sawPlaintext { return "The attacker read the traffic, but not the password." }
         if opaqueBytes > 0 { return "The attacker saw only the server name '\(host ?? "?")' and encrypted bytes." }

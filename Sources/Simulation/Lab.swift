@@ -132,12 +132,16 @@ public final class Lab: Sendable {
         origin.stop()
     }
 
-    /// `scenario` with the lab's attacker CA added (not trusted by the device), as the matrix stages its own, and
-    /// an `https://` bank whatever the lesson's URL: the lab's clients are pointed at the proxy's TLS.
+    /// `scenario` with the lab's attacker CA added (not trusted by the device), as the matrix stages its own.
+    /// The bank serves https:// with TLS 1.2 and 1.3 and forward-secret suites whatever the lesson's transport:
+    /// the commands are real clients at their default settings, judging the lesson's certificates, and they
+    /// speak neither plain HTTP to it nor TLS 1.0 or 1.1.
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
-        staged.request.scheme = .https
         staged.world.authorities.append(AuthoritySpec(id: attackerCAID, name: "mitmsim lab attacker CA"))
+        staged.request.scheme = .https
+        staged.server.versions = .tls12 ... .tls13
+        staged.server.forwardSecrecy = true
         return staged
     }
 

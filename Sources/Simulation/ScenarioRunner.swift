@@ -31,7 +31,7 @@ public enum ScenarioRunner {
         origin.stop()
         return RunReport(
             scenario: scenario, evaluation: outcome.evaluation, presentedChain: outcome.presented, realChain: configuration.chain, events: log.events,
-            attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret),
+            attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret, waiting: proxy != nil),
             serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: outcome.handshakeCompleted)
     }
 
