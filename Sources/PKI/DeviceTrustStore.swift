@@ -36,18 +36,28 @@ public struct DeviceTrustStore: Sendable {
     public var anchors: [Certificate] { system + userInstalled }
 }
 
-/// Which iOS release's trust rules apply: iOS 13 and later unless a historical lesson asks for iOS 12.
+/// Whose trust rules a `ServerTrust` applies on top of path building: iOS 13 and later unless a historical
+/// lesson asks for iOS 12; Android and OpenSSL for the peer models of those platforms.
 public enum Platform: String, Hashable, Sendable, CaseIterable {
     /// iOS 13 and later: the server-certificate rules of Apple's "Requirements for trusted certificates in iOS 13".
     case iOS13 = "ios13"
     /// iOS 12: without those rules.
     case iOS12 = "ios12"
+    /// Android (Conscrypt's TrustManagerImpl): none of Apple's extra rules.
+    case android
+    /// OpenSSL's own verification, as curl uses it: none of Apple's extra rules.
+    case openSSL = "openssl"
 
-    /// "iOS 13+", "iOS 12": how a run's settings line names it.
+    /// The platforms an iOS lesson may choose (`client.platform`, `evaluate --platform`).
+    public static let iOS: [Platform] = [.iOS13, .iOS12]
+
+    /// "iOS 13+", "iOS 12", "Android", "OpenSSL": how a run's settings line names it.
     public var name: String {
         switch self {
         case .iOS13: "iOS 13+"
         case .iOS12: "iOS 12"
+        case .android: "Android"
+        case .openSSL: "OpenSSL"
         }
     }
 }

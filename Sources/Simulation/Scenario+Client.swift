@@ -28,7 +28,7 @@ public struct ClientSpec: Sendable, Decodable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         library = try container.decodeChoice(choices(AFNetworkingVersion.allCases), forKey: .library)
-        platform = try container.contains(.platform) ? container.decodeChoice(choices(Platform.allCases), forKey: .platform) : .iOS13
+        platform = try container.contains(.platform) ? container.decodeChoice(choices(Platform.iOS), forKey: .platform) : .iOS13
         guard container.contains(.policy) else {
             throw DecodingError.keyNotFound(CodingKeys.policy, .init(codingPath: container.codingPath, debugDescription: ""))
         }

@@ -140,7 +140,15 @@ enum PinningModeArgument: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-extension Platform: ExpressibleByArgument {}
+// Only the iOS platforms: `evaluate` judges as an iPhone does.
+extension Platform: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let platform = Platform.iOS.first(where: { $0.rawValue == argument }) else { return nil }
+        self = platform
+    }
+
+    public static var allValueStrings: [String] { Platform.iOS.map(\.rawValue) }
+}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text
