@@ -38,6 +38,18 @@ public enum RejectionReason: Hashable, Sendable {
     /// 2.2.0: the leaf's subject summary does not match the domain.
     case commonNameMismatch
 
+    // TrustKit. A chain its forced SSL evaluation refuses is `untrustedChain`.
+    /// TSKEnforcePinning YES and no key of the evaluated path hashes to a pin (TSKTrustEvaluationFailedNoMatchingPin).
+    case trustKitNoMatchingPin
+    /// A certificate of the path has a key TrustKit cannot hash (TSKTrustEvaluationErrorCouldNotGenerateSpkiHash).
+    case trustKitCouldNotGenerateSPKIHash
+
+    // curl. A chain OpenSSL does not verify with VERIFYPEER on is `untrustedChain` (CURLE_PEER_FAILED_VERIFICATION, 60).
+    /// VERIFYHOST: the leaf does not name the host (CURLE_PEER_FAILED_VERIFICATION, 60).
+    case curlHostNameMismatch
+    /// `--pinnedpubkey`: the leaf's key is not pinned (CURLE_SSL_PINNEDPUBKEYNOTMATCH, 90).
+    case curlPinnedPublicKeyMismatch
+
     /// A stable identifier for JSON: the trust failure's code for untrusted chains (ATS's own code when ATS refused one).
     public var code: String {
         switch self {
@@ -57,6 +69,11 @@ public enum RejectionReason: Hashable, Sendable {
         case .unpinnedCertificateInPath: "unpinnedCertificateInPath"
         case .unpinnedPublicKeyInPath: "unpinnedPublicKeyInPath"
         case .commonNameMismatch: "commonNameMismatch"
+
+        case .trustKitNoMatchingPin: "trustKitNoMatchingPin"
+        case .trustKitCouldNotGenerateSPKIHash: "trustKitCouldNotGenerateSPKIHash"
+        case .curlHostNameMismatch: "curlHostNameMismatch"
+        case .curlPinnedPublicKeyMismatch: "curlPinnedPublicKeyMismatch"
         }
     }
 }

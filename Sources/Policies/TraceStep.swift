@@ -48,6 +48,28 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
         case everyPublicKeyPinned
         /// 2.1.0 and 2.2.0: the leaf's subject summary (its common name) compared with the domain, wildcards per label.
         case commonNameMatch
+
+        // TrustKit (`TSKPinningValidator`, `verifyPublicKeyPin`), in the order it decides.
+        /// The host's `TSKPinnedDomains` entry: its own, or the longest parent with TSKIncludeSubdomains; none means not pinned.
+        case trustKitPolicyLookup
+        /// `TSKExpirationDate`: an expired policy leaves the domain not pinned.
+        case trustKitPolicyExpiration
+        /// Domain not pinned: PerformDefaultHandling, the system's own evaluation decides.
+        case trustKitDefaultHandling
+        /// SecPolicyCreateSSL(YES, host) forced and the chain evaluated: an invalid chain is blocked even in report-only.
+        case trustKitChainValidation
+        /// The evaluated path walked from the root to the leaf for a key whose SPKI hash is pinned.
+        case trustKitPinMatch
+        /// TSKEnforcePinning NO: no pin matched, and the connection is allowed and reported.
+        case trustKitReportOnly
+
+        // curl with the OpenSSL backend (`Curl_ossl_check_peer_cert`), in the order it checks.
+        /// CURLOPT_SSL_VERIFYHOST: curl's own match of the host against the leaf's SAN (its CN when it has no SAN).
+        case curlVerifyHost
+        /// CURLOPT_SSL_VERIFYPEER: OpenSSL's verification of the chain against curl's CA bundle.
+        case curlVerifyPeer
+        /// CURLOPT_PINNEDPUBLICKEY (`--pinnedpubkey`): the leaf's SPKI against the pinned keys, even with `-k`.
+        case curlPinnedPublicKey
     }
 
     public enum Outcome: String, Hashable, Sendable {

@@ -1,0 +1,218 @@
+import Foundation
+import PKI
+
+/// `curl` (libcurl with its OpenSSL backend) deciding whether to go on with a TLS connection, as
+/// `Curl_ossl_check_peer_cert` does after the handshake: VERIFYHOST, then OpenSSL's verify result
+/// (VERIFYPEER), then `--pinnedpubkey` on the leaf's key.
+///
+/// The chain is verified under OpenSSL's rules (`Platform.openSSL`) against curl's CA bundle: `--cacert`
+/// when given, else the device's trust store (its built-in and user-installed roots alike, as a CA bundle
+/// holds both), with partial chains allowed as curl allows them.
+public struct CurlClient: ClientModel, Equatable {
+    /// The command's TLS options.
+    public var options: CurlOptions
+
+    public init(options: CurlOptions = CurlOptions()) {
+        self.options = options
+    }
+
+    /// "curl".
+    public var modelName: String { "curl" }
+
+    /// What the `curl` command exits with after `evaluation`: nil when the transfer goes on.
+    public static func exitCode(of evaluation: PolicyEvaluation) -> CurlCode? {
+        switch evaluation.rejection {
+        case nil: nil
+        case .curlPinnedPublicKeyMismatch: .sslPinnedPublicKeyNotMatch
+        default: .peerFailedVerification
+        }
+    }
+
+    /// curl's checks on the URL's host (`domain` is not used).
+    public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
+        var trace = Trace()
+        let leaf = connection.serverTrust.leaf
+
+        // if(conn_config->verifyhost) { result = ossl_verifyhost(data, conn, peer, server_cert); if(result) goto out; }
+        if options.verifyHost {
+            let check = CurlHostCheck(leaf: leaf, host: connection.host)
+            guard check.matched else {
+                trace.add(.curlVerifyHost, .failed, "\(check.sentence): \(CurlCode.peerFailedVerification)")
+                return trace.reject(.curlHostNameMismatch, path: [leaf])
+            }
+            trace.add(.curlVerifyHost, .passed, check.sentence)
+        } else {
+            trace.add(.curlVerifyHost, .skipped, "CURLOPT_SSL_VERIFYHOST is 0 (-k), so the leaf's names are not compared with '\(connection.host)'")
+        }
+
+        // ossl_verify = SSL_get_verify_result(octx->ssl); verified = (ossl_verify == X509_V_OK);
+        // if(!verified) { if(conn_config->verifypeer) { failf(…); result = CURLE_PEER_FAILED_VERIFICATION; goto out; }
+        //   infof(data, " SSL certificate verification failed, continuing anyway!"); }
+        let result = caBundleTrust(connection.serverTrust).evaluate()
+        let bundle = options.caCertificates == nil ? "curl's CA bundle (the device's trust store)" : "the --cacert bundle"
+        if let failure = result.reason {
+            let error = failure.openSSLError
+            let verdict =
+                "SSL certificate OpenSSL verify result: \(error.text) (\(error.code)), verifying against \(bundle): \(SecurityPolicy.failures(result))"
+            guard !options.verifyPeer else {
+                trace.add(.curlVerifyPeer, .failed, "\(verdict): \(CurlCode.peerFailedVerification)")
+                return trace.reject(.untrustedChain(failure), path: result.path)
+            }
+            trace.add(
+                .curlVerifyPeer, .skipped, "\(verdict). CURLOPT_SSL_VERIFYPEER is 0 (-k): SSL certificate verification failed, continuing anyway!")
+        } else {
+            let verified = "OpenSSL verifies the chain against \(bundle): path \(result.path.pathDescription), ending at '\(result.path.last?.label ?? "")'"
+            if options.verifyPeer {
+                trace.add(.curlVerifyPeer, .passed, verified)
+            } else {
+                trace.add(.curlVerifyPeer, .skipped, "\(verified), but CURLOPT_SSL_VERIFYPEER is 0 (-k), so the result decides nothing")
+            }
+        }
+        return checkPinnedKey(leaf: leaf, path: result.path, trace: &trace)
+    }
+
+    /// `ossl_check_pinned_key`: the leaf's SPKI (`i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert))`) against
+    /// `--pinnedpubkey`, whatever VERIFYPEER and VERIFYHOST said.
+    private func checkPinnedKey(leaf: Certificate, path: [Certificate], trace: inout Trace) -> PolicyEvaluation {
+        guard let pinned = options.pinnedPublicKey else {
+            trace.add(.curlPinnedPublicKey, .skipped, "no --pinnedpubkey, so the leaf's key is not checked")
+            return trace.accept(path: path)
+        }
+        let evenInsecure = options.verifyPeer && options.verifyHost ? "" : " (checked even with -k)"
+        let mismatch = " \(CurlCode.sslPinnedPublicKeyNotMatch)"
+        switch pinned {
+        case .hashes(let value):
+            let (compared, ignored) = Self.pinnedHashes(in: value)
+            let ignoredClause = ignored.isEmpty ? "" : "; curl stops at '\(TerminalText.escaped(ignored))', which does not start with sha256//"
+            guard compared.contains(leaf.publicKeySHA256Base64) else {
+                let pins =
+                    compared.isEmpty
+                    ? "no sha256// pin to compare it with"
+                    : "not among the pinned \(compared.map { "sha256//\(TerminalText.escaped($0))" }.joined(separator: ", "))"
+                trace.add(
+                    .curlPinnedPublicKey, .failed,
+                    "the key of the leaf '\(leaf.label)' hashes to \(leaf.publicKeyPin), \(pins)\(ignoredClause)\(evenInsecure):\(mismatch)")
+                return trace.reject(.curlPinnedPublicKeyMismatch, path: path)
+            }
+            trace.add(.curlPinnedPublicKey, .passed, "the key of the leaf '\(leaf.label)' hashes to \(leaf.publicKeyPin), a pinned hash\(evenInsecure)")
+        case .file(let name, let contents):
+            let file = "'\(TerminalText.escaped(name))'"
+            guard Self.subjectPublicKeyInfo(inFile: contents) == leaf.publicKeyInfo else {
+                trace.add(
+                    .curlPinnedPublicKey, .failed,
+                    "the key of the leaf '\(leaf.label)' (\(leaf.keyDescription)) is not the public key in \(file)\(evenInsecure):\(mismatch)")
+                return trace.reject(.curlPinnedPublicKeyMismatch, path: path)
+            }
+            trace.add(.curlPinnedPublicKey, .passed, "the key of the leaf '\(leaf.label)' is the public key in \(file)\(evenInsecure)")
+        }
+        return trace.accept(path: path)
+    }
+
+    /// The chain under OpenSSL's rules, with the CA bundle as the only anchors (partial chains allowed).
+    private func caBundleTrust(_ presented: ServerTrust) -> ServerTrust {
+        var trust = ServerTrust(
+            certificates: presented.certificates, deviceTrustStore: presented.deviceTrustStore, policy: .ssl(host: nil), verifyDate: presented.verifyDate,
+            platform: .openSSL)
+        // curl sets X509_V_FLAG_PARTIAL_CHAIN unless CURLSSLOPT_NO_PARTIALCHAIN: any bundle certificate may end a chain.
+        trust.setAnchorCertificates(options.caCertificates ?? presented.deviceTrustStore.anchors)
+        return trust
+    }
+
+    /// The base64 hashes of the `sha256//` entries of a `--pinnedpubkey` value, in order, and the entry
+    /// curl's loop stopped at (empty when it read them all).
+    static func pinnedHashes(in value: String) -> (compared: [String], ignored: String) {
+        var compared: [String] = []
+        var rest = Substring(value)
+        while rest.hasPrefix("sha256//") {
+            rest = rest.dropFirst("sha256//".count)
+            let end = rest.firstIndex(of: ";") ?? rest.endIndex
+            compared.append(String(rest[..<end]))
+            guard end < rest.endIndex else { return (compared, "") }
+            rest = rest[rest.index(after: end)...]
+        }
+        return (compared, String(rest))
+    }
+
+    /// The DER SubjectPublicKeyInfo in a public-key file: the base64 between PEM `PUBLIC KEY` lines, else the
+    /// bytes as they are (curl reads a file that is not PEM as DER); nil for a PEM whose base64 does not read.
+    static func subjectPublicKeyInfo(inFile contents: [UInt8]) -> [UInt8]? {
+        let text = String(decoding: contents, as: UTF8.self)
+        let begin = "-----BEGIN PUBLIC KEY-----"
+        let end = "-----END PUBLIC KEY-----"
+        guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return contents }
+        let base64 = text[start.upperBound..<stop.lowerBound].filter { !$0.isWhitespace }
+        return Data(base64Encoded: String(base64)).map { Array($0) }
+    }
+}
+
+/// curl's own host name check (`ossl_verifyhost` with `Curl_cert_hostcheck`), which is neither Apple's nor
+/// OpenSSL's `X509_check_host`: the SAN entries of the host's type; only when the SAN has no DNS name and
+/// no IP address, the last common name; a wildcard only as a whole leftmost `*.` label over a pattern with
+/// at least two dots, never for an IP address; one trailing dot ignored on either side; ASCII case ignored.
+struct CurlHostCheck {
+    let matched: Bool
+    /// What curl found, in words, naming the leaf by label.
+    let sentence: String
+
+    init(leaf: Certificate, host: String) {
+        let name = "'\(leaf.label)'"
+        let target = Self.addressBytes(host)
+        let kind = target == nil ? "hostname" : target?.count == 4 ? "IPv4 address" : "IPv6 address"
+        let hasSAN = !leaf.dnsNames.isEmpty || !leaf.ipAddresses.isEmpty
+        if hasSAN {
+            let match =
+                target.map { bytes in leaf.ipAddresses.first { Self.addressBytes($0) == bytes } }
+                ?? leaf.dnsNames.first { !$0.contains("\0") && Self.hostMatch(host, pattern: $0) }
+            let listed = (leaf.dnsNames + leaf.ipAddresses).map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
+            if let match {
+                matched = true
+                sentence = "VERIFYHOST: the SAN of \(name) has '\(TerminalText.escaped(match))', which matches the \(kind) '\(host)'"
+            } else {
+                matched = false
+                sentence =
+                    "SSL: no alternative certificate subject name matches target \(kind) '\(host)' (the SAN of \(name) lists \(listed); "
+                    + "curl never falls back to the common name when the SAN has a DNS name or an IP address)"
+            }
+            return
+        }
+        guard let commonName = leaf.subject.commonName else {
+            matched = false
+            sentence = "SSL: unable to obtain common name from peer certificate (\(name) has neither a SAN nor a common name)"
+            return
+        }
+        let escaped = TerminalText.escaped(commonName)
+        matched = !commonName.contains("\0") && Self.hostMatch(host, pattern: commonName)
+        sentence =
+            matched
+            ? "VERIFYHOST: \(name) has no SAN, so curl compares its common name '\(escaped)', which matches the \(kind) '\(host)'"
+            : "SSL: certificate subject name '\(escaped)' does not match target hostname '\(host)' (\(name) has no SAN, so curl compares its common name)"
+    }
+
+    /// `hostmatch`: RFC 6125 section 6.4.3 as curl applies it.
+    static func hostMatch(_ hostname: String, pattern: String) -> Bool {
+        guard !hostname.isEmpty, !pattern.isEmpty else { return false }
+        let host = Substring(hostname.hasSuffix(".") ? String(hostname.dropLast()) : hostname)
+        let wanted = Substring(pattern.hasSuffix(".") ? String(pattern.dropLast()) : pattern)
+        guard wanted.hasPrefix("*.") else { return equalIgnoringASCIICase(host, wanted) }
+        if addressBytes(hostname) != nil || host.hasPrefix(".") { return false }
+        // At least two dots in the pattern, or "*.com" is compared as written.
+        guard let patternDot = wanted.firstIndex(of: "."), wanted.lastIndex(of: ".") != patternDot else { return equalIgnoringASCIICase(host, wanted) }
+        guard let hostDot = host.firstIndex(of: ".") else { return false }
+        return equalIgnoringASCIICase(host[hostDot...], wanted[patternDot...])
+    }
+
+    /// The host as address bytes when `inet_pton` reads it as IPv4 or IPv6 (`Curl_host_is_ipnum`), else nil.
+    static func addressBytes(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
+    }
+
+    private static func equalIgnoringASCIICase(_ left: Substring, _ right: Substring) -> Bool {
+        left.utf8.count == right.utf8.count && zip(left.utf8, right.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
+}
