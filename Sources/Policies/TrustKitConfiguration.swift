@@ -18,17 +18,19 @@ public struct TrustKitConfiguration: Sendable, Equatable {
     public init(pinnedDomains: [String: TrustKitDomainPolicy]) throws(TrustKitConfigurationError) {
         guard !pinnedDomains.isEmpty else {
             throw TrustKitConfigurationError(
-                "TrustKit was initialized with no pinned domains. The configuration format has changed: ensure your domain pinning "
+                reason:
+                    "TrustKit was initialized with no pinned domains. The configuration format has changed: ensure your domain pinning "
                     + "policies are under the TSKPinnedDomains key within TSKConfiguration.")
         }
         for (domain, policy) in pinnedDomains.sorted(by: { $0.key < $1.key }) {
             guard TrustKitDomainNames.registryLength(of: domain) > 0 else {
-                throw TrustKitConfigurationError("TrustKit was initialized with an invalid domain \(domain)")
+                throw TrustKitConfigurationError(reason: "TrustKit was initialized with an invalid domain \(domain)")
             }
             if policy.excludeSubdomainFromParentPolicy {
                 guard policy == .excludedFromParentPolicy else {
                     throw TrustKitConfigurationError(
-                        "TrustKit was initialized with TSKExcludeSubdomainFromParentPolicy for domain \(domain) but detected additional configuration keys")
+                        reason:
+                            "TrustKit was initialized with TSKExcludeSubdomainFromParentPolicy for domain \(domain) but detected additional configuration keys")
                 }
                 continue
             }
@@ -36,14 +38,15 @@ public struct TrustKitConfiguration: Sendable, Equatable {
             for pin in policy.publicKeyHashes {
                 // [[NSData alloc] initWithBase64EncodedString:…] is nil for bad base64, so its length is 0 too.
                 guard let hash = Data(base64Encoded: pin), hash.count == 32 else {
-                    throw TrustKitConfigurationError("TrustKit was initialized with an invalid Pin \(pin) for domain \(domain)")
+                    throw TrustKitConfigurationError(reason: "TrustKit was initialized with an invalid Pin \(pin) for domain \(domain)")
                 }
                 pins.insert(hash)
             }
             let required = policy.enforcePinning ? 2 : 1
             guard pins.count >= required else {
                 throw TrustKitConfigurationError(
-                    "TrustKit was initialized with less than \(required) pins (ie. no backup pins) for domain \(domain). This might brick "
+                    reason:
+                        "TrustKit was initialized with less than \(required) pins (ie. no backup pins) for domain \(domain). This might brick "
                         + "your App; please review the Getting Started guide in ./docs/getting-started.md")
             }
         }
@@ -51,7 +54,9 @@ public struct TrustKitConfiguration: Sendable, Equatable {
             // TrustKit looks the parent up for "a" + domain, so that the excluded entry itself is not found.
             guard Self.lookUp("a" + domain, in: pinnedDomains) != nil else {
                 throw TrustKitConfigurationError(
-                    "TrustKit was initialized with TSKExcludeSubdomainFromParentPolicy for domain \(domain) but could not find a policy for a parent domain")
+                    reason:
+                        "TrustKit was initialized with TSKExcludeSubdomainFromParentPolicy for domain \(domain) but could not find a policy for a parent domain"
+                )
             }
         }
         self.pinnedDomains = pinnedDomains
@@ -126,7 +131,7 @@ public struct TrustKitConfigurationError: Error, Equatable, CustomStringConverti
     /// TrustKit's reason, e.g. "TrustKit was initialized with an invalid Pin … for domain bank.test".
     public let reason: String
 
-    init(_ reason: String) { self.reason = reason }
+    public init(reason: String) { self.reason = reason }
 
     /// "TrustKit configuration invalid: REASON".
     public var description: String { "TrustKit configuration invalid: \(reason)" }
