@@ -38,6 +38,17 @@ public enum RejectionReason: Hashable, Sendable {
     /// 2.2.0: the leaf's subject summary does not match the domain.
     case commonNameMismatch
 
+    // Alamofire 5's `AFError.ServerTrustFailureReason`s that no other client has (pin mismatches and untrusted
+    // chains use the cases above).
+    /// `ServerTrustManager` has no evaluator for the host and `allHostsMustBeEvaluated` is true (`.noRequiredEvaluator`).
+    case alamofireNoRequiredEvaluator
+    /// `PinnedCertificatesTrustEvaluator` with no certificates (`.noCertificatesFound`).
+    case alamofireNoCertificatesFound
+    /// `PublicKeysTrustEvaluator` with no keys (`.noPublicKeysFound`).
+    case alamofireNoPublicKeysFound
+    /// The revocation evaluation wanted a positive response (`.requirePositiveResponse`) that no CRL or OCSP responder gave.
+    case alamofireRevocationCheckFailed
+
     /// A stable identifier for JSON: the trust failure's code for untrusted chains (ATS's own code when ATS refused one).
     public var code: String {
         switch self {
@@ -57,6 +68,11 @@ public enum RejectionReason: Hashable, Sendable {
         case .unpinnedCertificateInPath: "unpinnedCertificateInPath"
         case .unpinnedPublicKeyInPath: "unpinnedPublicKeyInPath"
         case .commonNameMismatch: "commonNameMismatch"
+
+        case .alamofireNoRequiredEvaluator: "noRequiredEvaluator"
+        case .alamofireNoCertificatesFound: "noCertificatesFound"
+        case .alamofireNoPublicKeysFound: "noPublicKeysFound"
+        case .alamofireRevocationCheckFailed: "revocationCheckFailed"
         }
     }
 }
