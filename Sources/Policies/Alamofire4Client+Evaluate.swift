@@ -69,7 +69,8 @@ extension Alamofire4Client {
             let chain = trust.evaluate().path
             if let match = chain.first(where: certificates.contains) {
                 trace.add(
-                    .alamofire4CertificatePinning, .passed, "'\(match.label)' in the trust's chain \(chain.pathDescription) is byte for byte a pinned certificate")
+                    .alamofire4CertificatePinning, .passed,
+                    "'\(match.label)' in the trust's chain \(chain.pathDescription) is byte for byte a pinned certificate")
                 return (chain, nil)
             }
             trace.add(

@@ -22,7 +22,8 @@ extension Alamofire5Client {
         guard let evaluator = manager.evaluators[host] else {
             let listed =
                 manager.evaluators.isEmpty
-                ? "it has no evaluators" : "hosts match exactly, and it has evaluators for \(manager.evaluators.keys.sorted().map { "'\($0)'" }.joined(separator: ", "))"
+                ? "it has no evaluators"
+                : "hosts match exactly, and it has evaluators for \(manager.evaluators.keys.sorted().map { "'\($0)'" }.joined(separator: ", "))"
             guard manager.allHostsMustBeEvaluated else {
                 let why = TraceStep(
                     .alamofireEvaluatorLookup, .note,
@@ -132,7 +133,8 @@ private struct EvaluatorRun {
 
         case .disabled:
             trace.add(.alamofireEvaluator, .note, "\(evaluator)")
-            trace.add(.alamofireDisabledEvaluation, .passed, "DisabledTrustEvaluator's evaluate(_:forHost:) is empty: every chain is accepted, nothing is checked")
+            trace.add(
+                .alamofireDisabledEvaluation, .passed, "DisabledTrustEvaluator's evaluate(_:forHost:) is empty: every chain is accepted, nothing is checked")
             return nil
         }
     }
