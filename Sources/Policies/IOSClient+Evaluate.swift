@@ -41,7 +41,7 @@ extension IOSClient {
         }
 
         // ATS asks the system's default evaluation even though the handler answered UseCredential.
-        let system = systemEvaluation(serverTrust, host: host)
+        let system = Self.systemEvaluation(serverTrust, host: host)
         let evaluation = Self.systemEvaluationName(host: host)
         guard let failure = system.reason else {
             steps.append(
@@ -105,7 +105,7 @@ extension IOSClient {
         case .systemDefault:
             let handler = TraceStep(
                 .challengeHandler, .note, "the app has no challenge delegate method, so URLSession performs the default handling: the system's own evaluation")
-            let system = systemEvaluation(serverTrust, host: host)
+            let system = Self.systemEvaluation(serverTrust, host: host)
             let evaluation = Self.systemEvaluationName(host: host)
             let skips = "the handler's answer was the system's default evaluation, the one ATS would ask"
             guard let failure = system.reason else {
@@ -149,14 +149,14 @@ extension IOSClient {
 
     /// SecTrust as URLSession creates it: the presented chain, an SSL policy for the URL's host, the device's
     /// own anchors (none the app set), at the trust's time under its platform's rules.
-    private func systemEvaluation(_ trust: ServerTrust, host: String) -> TrustResult {
+    static func systemEvaluation(_ trust: ServerTrust, host: String) -> TrustResult {
         ServerTrust(
             certificates: trust.certificates, deviceTrustStore: trust.deviceTrustStore, policy: .ssl(host: host), verifyDate: trust.verifyDate,
             platform: trust.platform
         ).evaluate()
     }
 
-    private static func systemEvaluationName(host: String) -> String {
+    static func systemEvaluationName(host: String) -> String {
         "the system's default evaluation (SSL policy for '\(host)', the device trust store)"
     }
 }

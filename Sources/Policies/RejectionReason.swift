@@ -49,6 +49,16 @@ public enum RejectionReason: Hashable, Sendable {
     case curlHostNameMismatch
     /// `--pinnedpubkey`: the leaf's key is not pinned (CURLE_SSL_PINNEDPUBKEYNOTMATCH, 90).
     case curlPinnedPublicKeyMismatch
+    // Alamofire 5's `AFError.ServerTrustFailureReason`s that no other client has (pin mismatches and untrusted
+    // chains use the cases above).
+    /// `ServerTrustManager` has no evaluator for the host and `allHostsMustBeEvaluated` is true (`.noRequiredEvaluator`).
+    case alamofireNoRequiredEvaluator
+    /// `PinnedCertificatesTrustEvaluator` with no certificates (`.noCertificatesFound`).
+    case alamofireNoCertificatesFound
+    /// `PublicKeysTrustEvaluator` with no keys (`.noPublicKeysFound`).
+    case alamofireNoPublicKeysFound
+    /// The revocation evaluation wanted a positive response (`.requirePositiveResponse`) that no CRL or OCSP responder gave.
+    case alamofireRevocationCheckFailed
 
     /// A stable identifier for JSON: the trust failure's code for untrusted chains (ATS's own code when ATS refused one).
     public var code: String {
@@ -74,6 +84,10 @@ public enum RejectionReason: Hashable, Sendable {
         case .trustKitCouldNotGenerateSPKIHash: "trustKitCouldNotGenerateSPKIHash"
         case .curlHostNameMismatch: "curlHostNameMismatch"
         case .curlPinnedPublicKeyMismatch: "curlPinnedPublicKeyMismatch"
+        case .alamofireNoRequiredEvaluator: "noRequiredEvaluator"
+        case .alamofireNoCertificatesFound: "noCertificatesFound"
+        case .alamofireNoPublicKeysFound: "noPublicKeysFound"
+        case .alamofireRevocationCheckFailed: "revocationCheckFailed"
         }
     }
 }

@@ -70,6 +70,39 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
         case curlVerifyPeer
         /// CURLOPT_PINNEDPUBLICKEY (`--pinnedpubkey`): the leaf's SPKI against the pinned keys, even with `-k`.
         case curlPinnedPublicKey
+        // Alamofire 5 (`ServerTrustManager` and its `ServerTrustEvaluating` evaluators) and Alamofire 4 (`ServerTrustPolicy`).
+        /// Alamofire 5: `ServerTrustManager.serverTrustEvaluator(forHost:)`, the exact host's evaluator, or none.
+        case alamofireEvaluatorLookup
+        /// Alamofire 5: which evaluator runs, with its settings (one per evaluator of a `CompositeTrustEvaluator`).
+        case alamofireEvaluator
+        /// Alamofire 5: `performValidation(forHost:)`, an evaluation with `SecPolicyCreateSSL(true, host)`: the whole chain and the host name.
+        case alamofireHostValidation
+        /// Alamofire 5: `performDefaultValidation(forHost:)`, an evaluation with `SecPolicyCreateSSL(true, nil)`: the chain, no host name.
+        case alamofireDefaultValidation
+        /// Alamofire 5: `RevocationTrustEvaluator`'s evaluation with `SecPolicyCreateRevocation(options)`.
+        case alamofireRevocationCheck
+        /// Alamofire 5: the pinning evaluators throw before evaluating anything when they have nothing pinned.
+        case alamofirePinsPresent
+        /// Alamofire 5: `acceptSelfSignedCertificates` makes the pinned certificates the only anchors.
+        case alamofireSelfSignedAnchors
+        /// Alamofire 5: some certificate of the trust's chain is byte-equal to a pinned one.
+        case alamofireCertificatePinning
+        /// Alamofire 5: some key of the trust's chain is a pinned key.
+        case alamofirePublicKeyPinning
+        /// Alamofire 5: `DisabledTrustEvaluator` checks nothing.
+        case alamofireDisabledEvaluation
+        /// Alamofire 4 and 5: what App Transport Security would add on a device, which the library model does not judge.
+        case alamofireAppTransportSecurity
+        /// Alamofire 4: `ServerTrustPolicyManager.serverTrustPolicy(forHost:)`, the exact host's policy, or none.
+        case alamofire4PolicyLookup
+        /// Alamofire 4: `trustIsValid`, one evaluation with `SecPolicyCreateSSL(true, host or nil)` (and the revocation policy or pinned anchors).
+        case alamofire4TrustEvaluation
+        /// Alamofire 4: `.pinCertificates` without chain validation, a byte match over the trust's chain.
+        case alamofire4CertificatePinning
+        /// Alamofire 4: `.pinPublicKeys`, a key match over the trust's chain.
+        case alamofire4PublicKeyPinning
+        /// Alamofire 4: `.disableEvaluation` checks nothing.
+        case alamofire4DisabledEvaluation
     }
 
     public enum Outcome: String, Hashable, Sendable {

@@ -1,0 +1,27 @@
+/// An iOS app whose requests go through an Alamofire 4 `SessionManager`: `SessionDelegate` asks the
+/// session's `ServerTrustPolicyManager` for the host's policy, and leaves the challenge to the system's
+/// default handling when there is no manager or no policy for the host.
+///
+/// The model judges Alamofire's decision only. On a device, App Transport Security runs around it (it is
+/// part of `IOSClient`); where ATS would refuse a chain Alamofire accepted, the trace says so in a note.
+public struct Alamofire4Client: ClientModel, Hashable {
+    /// `SessionManager(serverTrustPolicyManager:)` (default nil).
+    public var serverTrustPolicyManager: ServerTrustPolicyManager?
+
+    public init(serverTrustPolicyManager: ServerTrustPolicyManager? = nil) {
+        self.serverTrustPolicyManager = serverTrustPolicyManager
+    }
+
+    /// "alamofire-4".
+    public var modelName: String { "alamofire-4" }
+}
+
+/// Alamofire 4's `ServerTrustPolicyManager`: which policy judges which host, looked up exactly (`policies[host]`).
+public struct ServerTrustPolicyManager: Hashable, Sendable {
+    /// `policies`, by exact host name.
+    public var policies: [String: ServerTrustPolicy]
+
+    public init(policies: [String: ServerTrustPolicy]) {
+        self.policies = policies
+    }
+}
