@@ -38,6 +38,14 @@ public enum RejectionReason: Hashable, Sendable {
     /// 2.2.0: the leaf's subject summary does not match the domain.
     case commonNameMismatch
 
+    // OkHttp and Android's Network Security Config. A refused chain or host is `untrustedChain` as above.
+    /// OkHttp: no certificate of the checked chain has a pinned SPKI hash (SSLPeerUnverifiedException "Certificate pinning failure!").
+    case okHttpCertificatePinningFailure
+    /// Android NSC: no certificate of the trusted chain matches the pin-set (CertificateException "Pin verification failed").
+    case androidPinVerificationFailed
+    /// Android NSC: an `http://` load to a host whose config does not permit cleartext traffic (UnknownServiceException).
+    case androidCleartextNotPermitted
+
     /// A stable identifier for JSON: the trust failure's code for untrusted chains (ATS's own code when ATS refused one).
     public var code: String {
         switch self {
@@ -57,6 +65,10 @@ public enum RejectionReason: Hashable, Sendable {
         case .unpinnedCertificateInPath: "unpinnedCertificateInPath"
         case .unpinnedPublicKeyInPath: "unpinnedPublicKeyInPath"
         case .commonNameMismatch: "commonNameMismatch"
+
+        case .okHttpCertificatePinningFailure: "okHttpCertificatePinningFailure"
+        case .androidPinVerificationFailed: "androidPinVerificationFailed"
+        case .androidCleartextNotPermitted: "androidCleartextNotPermitted"
         }
     }
 }
