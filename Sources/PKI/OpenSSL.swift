@@ -87,12 +87,17 @@ package enum OpenSSL {
         }
     }
 
-    package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+    package static func sha256(_ bytes: [UInt8]) -> [UInt8] { digest(bytes, EVP_sha256(), "SHA-256", length: 32) }
+
+    /// SHA-1, for the legacy pins that still name it (OkHttp's `sha1/`).
+    package static func sha1(_ bytes: [UInt8]) -> [UInt8] { digest(bytes, EVP_sha1(), "SHA-1", length: 20) }
+
+    private static func digest(_ bytes: [UInt8], _ type: OpaquePointer?, _ name: String, length expected: UInt32) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let status = isolatingErrors { EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil) }
-        // SHA-256 of a buffer in memory can only fail when OpenSSL cannot allocate its context.
-        precondition(status == 1 && length == 32, "EVP_Digest(SHA-256) failed: out of memory")
+        let status = isolatingErrors { EVP_Digest(bytes, bytes.count, &digest, &length, type, nil) }
+        // A digest of a buffer in memory can only fail when OpenSSL cannot allocate its context.
+        precondition(status == 1 && length == expected, "EVP_Digest(\(name)) failed: out of memory")
         return Array(digest.prefix(Int(length)))
     }
 

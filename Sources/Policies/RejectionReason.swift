@@ -59,6 +59,13 @@ public enum RejectionReason: Hashable, Sendable {
     case alamofireNoPublicKeysFound
     /// The revocation evaluation wanted a positive response (`.requirePositiveResponse`) that no CRL or OCSP responder gave.
     case alamofireRevocationCheckFailed
+    // OkHttp and Android's Network Security Config. A refused chain or host is `untrustedChain` as above.
+    /// OkHttp: no certificate of the checked chain has a pinned SPKI hash (SSLPeerUnverifiedException "Certificate pinning failure!").
+    case okHttpCertificatePinningFailure
+    /// Android NSC: no certificate of the trusted chain matches the pin-set (CertificateException "Pin verification failed").
+    case androidPinVerificationFailed
+    /// Android NSC: an `http://` load to a host whose config does not permit cleartext traffic (UnknownServiceException).
+    case androidCleartextNotPermitted
 
     /// A stable identifier for JSON: the trust failure's code for untrusted chains (ATS's own code when ATS refused one).
     public var code: String {
@@ -88,6 +95,9 @@ public enum RejectionReason: Hashable, Sendable {
         case .alamofireNoCertificatesFound: "noCertificatesFound"
         case .alamofireNoPublicKeysFound: "noPublicKeysFound"
         case .alamofireRevocationCheckFailed: "revocationCheckFailed"
+        case .okHttpCertificatePinningFailure: "okHttpCertificatePinningFailure"
+        case .androidPinVerificationFailed: "androidPinVerificationFailed"
+        case .androidCleartextNotPermitted: "androidCleartextNotPermitted"
         }
     }
 }

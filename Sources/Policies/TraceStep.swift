@@ -103,6 +103,25 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
         case alamofire4PublicKeyPinning
         /// Alamofire 4: `.disableEvaluation` checks nothing.
         case alamofire4DisabledEvaluation
+        // OkHttp (`okhttp`, `okhttp-3.1.1`) and Android's Network Security Config (`android-nsc`).
+        /// OkHttp: the X509TrustManager validates the chain in the handshake (SSLHandshakeException when it refuses).
+        case okHttpTrustManager
+        /// OkHttp: the HostnameVerifier (OkHostnameVerifier) checks the leaf names the host (SSLPeerUnverifiedException).
+        case okHttpHostnameVerifier
+        /// OkHttp: CertificatePinner rebuilds the chain from the leaf to a trusted root before matching pins (or, before the CVE-2016-2402 fix, does not).
+        case okHttpChainCleaning
+        /// OkHttp: `CertificatePinner.check`, some certificate's SPKI hash among the host's pins ("Certificate pinning failure!").
+        case okHttpCertificatePinner
+        /// Android NSC: which `domain-config`, `base-config` or platform default governs the host.
+        case androidDomainConfig
+        /// Android NSC: the chain validated against the config's `trust-anchors` (SSLHandshakeException when it is not).
+        case androidTrustAnchors
+        /// Android NSC: the `pin-set` over the trusted chain ("Pin verification failed"), or why it is not enforced.
+        case androidPinSet
+        /// Android: the HTTP stack's HostnameVerifier (Android's bundled OkHostnameVerifier) after the handshake.
+        case androidHostnameVerifier
+        /// Android NSC, before any connection: whether `cleartextTrafficPermitted` lets an `http://` load go out.
+        case androidCleartextTraffic
     }
 
     public enum Outcome: String, Hashable, Sendable {

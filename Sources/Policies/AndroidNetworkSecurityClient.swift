@@ -1,0 +1,243 @@
+import Foundation
+import PKI
+
+/// An Android app whose HTTPS goes through the platform's TLS under its Network Security Config
+/// (`NetworkSecurityTrustManager`), then the HTTP stack's host-name check.
+public struct AndroidNetworkSecurityClient: Sendable, Equatable {
+    /// The app's `network_security_config.xml`; an empty one is the platform default for every host.
+    public var config: NetworkSecurityConfig
+    /// The manifest's `targetSdkVersion`: 23 or lower trusts the user-added CA store by default, below 28 permits cleartext.
+    public var targetSdkVersion: Int
+    /// `android:debuggable`: only a debuggable build uses `debug-overrides`.
+    public var debuggable: Bool
+
+    public init(
+        config: NetworkSecurityConfig = NetworkSecurityConfig(), targetSdkVersion: Int = NetworkSecurityConfig.defaultTargetSdkVersion,
+        debuggable: Bool = false
+    ) {
+        self.config = config
+        self.targetSdkVersion = targetSdkVersion
+        self.debuggable = debuggable
+    }
+
+    /// Before any connection: whether the config that governs `host` lets an `http://` load out; nil for
+    /// any other scheme.
+    public func evaluateLoad(scheme: String, host: String) -> PolicyEvaluation? {
+        guard scheme.lowercased() == "http" else { return nil }
+        let resolved = resolve(host: host)
+        let from = "cleartextTrafficPermitted is \(resolved.cleartextTrafficPermitted) (\(resolved.cleartextOrigin))"
+        guard resolved.cleartextTrafficPermitted else {
+            let step = TraceStep(
+                .androidCleartextTraffic, .failed,
+                "\(from) for '\(host)': the http:// load is refused before any connection. "
+                    + "IOException: Cleartext HTTP traffic to \(host) not permitted")
+            return PolicyEvaluation(steps: [step], path: [], rejection: .androidCleartextNotPermitted)
+        }
+        let step = TraceStep(.androidCleartextTraffic, .passed, "\(from) for '\(host)': the http:// load goes out in the clear")
+        return PolicyEvaluation(steps: [step], path: [], rejection: nil)
+    }
+}
+
+extension AndroidNetworkSecurityClient: ClientModel {
+    /// "android-nsc".
+    public var modelName: String { "android-nsc" }
+
+    /// `RootTrustManager` picks the config for the host; `NetworkSecurityTrustManager.checkServerTrusted` validates
+    /// the chain against its trust anchors, then `checkPins`; after the handshake the HostnameVerifier checks the host.
+    public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
+        var trace = Trace()
+        let trust = connection.serverTrust
+        let host = connection.host
+        let resolved = resolve(host: host)
+        trace.add(.androidDomainConfig, .note, resolved.summary(host: host))
+
+        let store = trust.deviceTrustStore
+        let anchors = resolved.anchors.flatMap { $0.certificates(in: store) }
+        let resources = resolved.anchors.compactMap { entry -> (name: String, certificates: [Certificate])? in
+            if case .resource(let name, let certificates) = entry.source { return (name, certificates) }
+            return nil
+        }
+        let result = AndroidTrust.evaluate(trust, anchors: anchors)
+        guard result.isValid else {
+            trace.add(
+                .androidTrustAnchors, .failed,
+                "the chain does not validate against the trust anchors (\(resolved.anchorList)): \(SecurityPolicy.failures(result)). "
+                    + "checkServerTrusted throws and the handshake fails with SSLHandshakeException")
+            return trace.reject(result)
+        }
+        trace.add(
+            .androidTrustAnchors, .passed,
+            "the chain validates against the trust anchors (\(resolved.anchorList)): path \(result.path.pathDescription)"
+                + AndroidTrust.anchorClause(result, store: store, resources: resources))
+
+        if let rejection = checkPins(resolved, path: result.path, at: trust.verifyDate, store: store, trace: &trace) {
+            return trace.reject(rejection, path: result.path)
+        }
+
+        let hostname = AndroidTrust.verifyHostname(
+            trust.leaf, host: host, check: .androidHostnameVerifier,
+            verifier: "the default HostnameVerifier (Android's bundled OkHostnameVerifier)", commonNameFallback: false)
+        trace.steps.append(hostname.step)
+        if let rejection = hostname.rejection { return trace.reject(rejection, path: result.path) }
+        return trace.accept(path: result.path)
+    }
+
+    /// `checkPins`: skipped for an empty or expired pin-set and for a chain whose anchor overrides pins; else
+    /// some certificate of the trusted chain, root first, must have a pinned SPKI digest.
+    private func checkPins(
+        _ resolved: ResolvedConfig, path: [Certificate], at now: Date, store: DeviceTrustStore, trace: inout Trace
+    ) -> RejectionReason? {
+        guard let pinSet = resolved.pinSet, !pinSet.pins.isEmpty else {
+            trace.add(.androidPinSet, .skipped, "no pin-set applies to '\(resolved.host)', so the trusted chain is not pinned")
+            return nil
+        }
+        if let expiration = pinSet.expiration, now > expiration {
+            trace.add(
+                .androidPinSet, .skipped,
+                "the pin-set expired on \(Self.day(expiration)) (its expiration attribute): expired pins are ignored, "
+                    + "so the trust anchors alone decide")
+            return nil
+        }
+        // findTrustAnchorBySubjectAndPublicKey: an entry that overrides pins wins over one that does not.
+        if let anchor = path.last, let overriding = resolved.anchors.first(where: { $0.overridePins && $0.contains(anchor, in: store) }) {
+            trace.add(
+                .androidPinSet, .skipped,
+                "the chain ends at '\(anchor.label)', a trust anchor from <certificates src=\"\(overriding.source.src)\" overridePins=\"true\">"
+                    + "\(overriding.fromDebugOverrides ? " in debug-overrides" : ""): pins are not checked for chains it anchors")
+            return nil
+        }
+        let pinned = Set(pinSet.pins.map(\.digest))
+        if let match = path.reversed().first(where: { pinned.contains($0.publicKeySHA256Base64) }) {
+            trace.add(
+                .androidPinSet, .passed,
+                "'\(match.label)' in the trusted chain \(path.pathDescription) has a public key whose SHA-256 is in the pin-set "
+                    + "(SHA-256/\(match.publicKeySHA256Base64))")
+            return nil
+        }
+        trace.add(
+            .androidPinSet, .failed,
+            "none of the \(path.count) public keys of the trusted chain \(path.pathDescription) is in the pin-set "
+                + "(\(pinSet.pins.map(\.description).joined(separator: ", "))). CertificateException: Pin verification failed")
+        return .androidPinVerificationFailed
+    }
+
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+}
+
+// MARK: - Which config governs a host
+
+extension AndroidNetworkSecurityClient {
+    /// One trust-anchor entry with its defaults applied.
+    struct Anchor {
+        let source: NetworkSecurityConfig.CertificatesEntry.Source
+        let overridePins: Bool
+        let fromDebugOverrides: Bool
+
+        func certificates(in store: DeviceTrustStore) -> [Certificate] {
+            switch source {
+            case .system: store.system
+            case .user: store.userInstalled
+            case .resource(_, let certificates): certificates
+            }
+        }
+
+        /// `findBySubjectAndPublicKey`: the same subject and key, whatever the other bytes.
+        func contains(_ certificate: Certificate, in store: DeviceTrustStore) -> Bool {
+            certificates(in: store).contains { $0.subject == certificate.subject && $0.publicKeyInfo == certificate.publicKeyInfo }
+        }
+
+        /// "system", "user (overridePins)", "@raw/bank_ca from debug-overrides".
+        var phrase: String {
+            source.src + (overridePins ? " with overridePins" : "") + (fromDebugOverrides ? " from debug-overrides" : "")
+        }
+    }
+
+    /// The config `ApplicationConfig.getConfigForHostname` returns, with every inherited value filled in.
+    struct ResolvedConfig {
+        let host: String
+        /// "the domain-config for 'bank.test' and its subdomains", "the base-config", "the platform default".
+        let origin: String
+        let anchors: [Anchor]
+        let anchorsOrigin: String
+        let pinSet: NetworkSecurityConfig.PinSet?
+        let cleartextTrafficPermitted: Bool
+        let cleartextOrigin: String
+
+        var anchorList: String { anchors.map(\.phrase).joined(separator: ", ") }
+
+        func summary(host: String) -> String {
+            let pins =
+                pinSet.map { set in
+                    "a pin-set of \(set.pins.count) pin\(set.pins.count == 1 ? "" : "s")"
+                        + (set.expiration.map { ", expiring \(AndroidNetworkSecurityClient.day($0))" } ?? ", with no expiration")
+                } ?? "no pin-set"
+            return "'\(host)' is governed by \(origin): trust anchors \(anchorList) (\(anchorsOrigin)); \(pins)"
+        }
+    }
+
+    /// One level of inheritance: a domain-config, the base-config or the platform default.
+    private struct Level {
+        let name: String
+        let cleartextTrafficPermitted: Bool?
+        let trustAnchors: [NetworkSecurityConfig.CertificatesEntry]?
+        let pinSet: NetworkSecurityConfig.PinSet?
+    }
+
+    func resolve(host rawHost: String) -> ResolvedConfig {
+        let lowered = rawHost.lowercased()
+        let host = lowered.hasSuffix(".") ? String(lowered.dropLast()) : lowered
+
+        // Every domain-config with its enclosing ones, innermost first, in file order.
+        var flattened: [(domain: NetworkSecurityConfig.Domain, chain: [NetworkSecurityConfig.DomainConfig])] = []
+        func visit(_ config: NetworkSecurityConfig.DomainConfig, parents: [NetworkSecurityConfig.DomainConfig]) {
+            let chain = [config] + parents
+            flattened += config.domains.map { ($0, chain) }
+            for child in config.domainConfigs { visit(child, parents: chain) }
+        }
+        for config in config.domainConfigs { visit(config, parents: []) }
+
+        let exact = flattened.first { $0.domain.name == host }
+        let parent = flattened.filter { $0.domain.includeSubdomains && host.hasSuffix("." + $0.domain.name) }
+            .max { $0.domain.name.count < $1.domain.name.count }
+        var levels: [Level] = []
+        if let match = exact ?? parent {
+            levels += match.chain.enumerated().map { index, domainConfig in
+                Level(
+                    name: index == 0
+                        ? "the domain-config for \(match.domain.phrase)"
+                        : "an enclosing domain-config (\(domainConfig.domains.map(\.phrase).joined(separator: ", ")))",
+                    cleartextTrafficPermitted: domainConfig.cleartextTrafficPermitted, trustAnchors: domainConfig.trustAnchors,
+                    pinSet: domainConfig.pinSet)
+            }
+        }
+        if let base = config.baseConfig {
+            levels.append(
+                Level(name: "the base-config", cleartextTrafficPermitted: base.cleartextTrafficPermitted, trustAnchors: base.trustAnchors, pinSet: nil))
+        }
+        let platform = Level(
+            name: "the platform default for targetSdkVersion \(targetSdkVersion)",
+            cleartextTrafficPermitted: targetSdkVersion < NetworkSecurityConfig.firstSdkRefusingCleartext,
+            trustAnchors: [.init(.system)] + (targetSdkVersion <= NetworkSecurityConfig.lastSdkTrustingUserCAs ? [.init(.user)] : []), pinSet: nil)
+        levels.append(platform)
+
+        // Every level has the platform default behind it, so these searches always succeed.
+        let anchorLevel = levels.first { $0.trustAnchors != nil } ?? platform
+        let cleartextLevel = levels.first { $0.cleartextTrafficPermitted != nil } ?? platform
+        var anchors = (anchorLevel.trustAnchors ?? []).map { Anchor(source: $0.source, overridePins: $0.overridePins ?? false, fromDebugOverrides: false) }
+        var anchorsOrigin = anchorLevel.name == levels[0].name ? "set there" : "inherited from \(anchorLevel.name)"
+        if debuggable, let debug = config.debugOverrides, !debug.isEmpty {
+            anchors += debug.map { Anchor(source: $0.source, overridePins: $0.overridePins ?? true, fromDebugOverrides: true) }
+            anchorsOrigin += ", plus debug-overrides because the app is debuggable"
+        }
+        return ResolvedConfig(
+            host: host, origin: levels[0].name, anchors: anchors, anchorsOrigin: anchorsOrigin,
+            pinSet: levels.lazy.compactMap(\.pinSet).first, cleartextTrafficPermitted: cleartextLevel.cleartextTrafficPermitted ?? false,
+            cleartextOrigin: cleartextLevel.name == levels[0].name ? "set by \(cleartextLevel.name)" : "inherited from \(cleartextLevel.name)")
+    }
+}

@@ -1,0 +1,84 @@
+import PKI
+
+extension OkHttpClient: ClientModel {
+    /// "okhttp" or "okhttp-3.1.1".
+    public var modelName: String { version.rawValue }
+
+    /// OkHttp's connection setup, in `ConnectPlan.connectTls`'s order: the handshake's trust manager, then
+    /// `hostnameVerifier.verify`, then `certificatePinner.check(host, chain)`. The first to throw fails the call.
+    public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
+        var trace = Trace()
+        let trust = connection.serverTrust
+        let host = connection.host
+
+        let result = AndroidTrust.evaluate(trust, anchors: trustManager.anchors(in: trust.deviceTrustStore))
+        guard result.isValid else {
+            trace.add(
+                .okHttpTrustManager, .failed,
+                "\(trustManager.phrase) refuses the chain in the handshake: \(SecurityPolicy.failures(result)). SSLHandshakeException")
+            return trace.reject(result)
+        }
+        trace.add(
+            .okHttpTrustManager, .passed,
+            "\(trustManager.phrase) validates the chain: path \(result.path.pathDescription)"
+                + AndroidTrust.anchorClause(result, store: trust.deviceTrustStore))
+
+        let hostname = AndroidTrust.verifyHostname(
+            trust.leaf, host: host, check: .okHttpHostnameVerifier, verifier: "OkHostnameVerifier",
+            commonNameFallback: version == .beforeChainCleaning)
+        trace.steps.append(hostname.step)
+        if let rejection = hostname.rejection { return trace.reject(rejection, path: result.path) }
+
+        return checkPins(host: host, presented: trust.certificates, cleaned: result.path, trace: &trace)
+    }
+
+    /// `CertificatePinner.check`: no pins for the host → nothing to check; else some certificate's SPKI hash
+    /// must be a pin, over the cleaned chain today and over the presented one before the fix.
+    private func checkPins(host: String, presented: [Certificate], cleaned: [Certificate], trace: inout Trace) -> PolicyEvaluation {
+        let pins = certificatePinner.findMatchingPins(host, version: version)
+        guard !pins.isEmpty else {
+            let none = certificatePinner.pins.isEmpty ? "the CertificatePinner has no pins" : "no pin's pattern matches '\(host)'"
+            trace.add(.okHttpChainCleaning, .skipped, "\(none), so CertificatePinner.check returns before cleaning the chain")
+            trace.add(.okHttpCertificatePinner, .skipped, "\(none): the host is not pinned, and the trust manager's verdict stands")
+            return trace.accept(path: cleaned)
+        }
+
+        let checked: [Certificate]
+        switch version {
+        case .current:
+            let dropped = presented.filter { !cleaned.contains($0) }
+            let droppedClause = dropped.isEmpty ? "" : "; the presented \(SecurityPolicy.names(dropped)) \(dropped.count == 1 ? "is" : "are") dropped"
+            trace.add(
+                .okHttpChainCleaning, .note,
+                "the certificate chain cleaner rebuilds the chain from the leaf, certificate by certificate by signature, to a trusted root: "
+                    + "\(cleaned.pathDescription)\(droppedClause)")
+            checked = cleaned
+        case .beforeChainCleaning:
+            trace.add(
+                .okHttpChainCleaning, .skipped,
+                "before the CVE-2016-2402 fix the chain is not cleaned: the pins are checked over the chain exactly as the server presented it, "
+                    + "\(presented.pathDescription), whether or not a certificate in it belongs to the validated path")
+            checked = presented
+        }
+
+        let which = version == .current ? "cleaned" : "presented"
+        let pinList = pins.map(\.description).joined(separator: ", ")
+        if let match = checked.lazy.compactMap({ certificate in pins.first { $0.matches(certificate) }.map { (certificate, $0) } }).first {
+            trace.add(
+                .okHttpCertificatePinner, .passed,
+                "'\(match.0.label)' in the \(which) chain has the public key of pin \(match.1) (pattern '\(match.1.pattern)')")
+            return trace.accept(path: cleaned)
+        }
+        let peers = checked.map { "\(pinFor($0, like: pins)) '\($0.label)'" }.joined(separator: ", ")
+        trace.add(
+            .okHttpCertificatePinner, .failed,
+            "SSLPeerUnverifiedException: Certificate pinning failure! No certificate of the \(which) chain \(checked.pathDescription) "
+                + "has a pinned public key. Peer certificate chain: \(peers). Pinned certificates for \(host): \(pinList)")
+        return trace.reject(.okHttpCertificatePinningFailure, path: cleaned)
+    }
+
+    /// The certificate's pin in the digest the host's pins use (sha256 unless they are all sha1), as OkHttp's message lists it.
+    private func pinFor(_ certificate: Certificate, like pins: [CertificatePinner.Pin]) -> String {
+        pins.allSatisfy { $0.hashAlgorithm == .sha1 } ? "sha1/\(certificate.publicKeySHA1Base64)" : "sha256/\(certificate.publicKeySHA256Base64)"
+    }
+}

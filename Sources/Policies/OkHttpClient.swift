@@ -1,0 +1,126 @@
+import PKI
+
+/// An Android app making its requests with OkHttp: the trust manager, then `OkHostnameVerifier`, then
+/// `CertificatePinner` (`OkHttpClient+Evaluate.swift`).
+///
+/// Two releases: today's, which checks pins over the chain cleaned back to a trusted root, and the one
+/// before the CVE-2016-2402 fix, which checked them over the chain as the server presented it.
+public struct OkHttpClient: Sendable, Equatable {
+    /// Which OkHttp; the raw value is the model's name.
+    public enum Version: String, Sendable, CaseIterable {
+        /// OkHttp 4 and 5 (and 3.x from the fix on): pins over the cleaned chain, host names from the SAN only.
+        case current = "okhttp"
+        /// Before the CVE-2016-2402 fix (the CVE record says "before 3.1.2"): pins over the presented chain,
+        /// only exact and `*.` patterns, and the host-name verifier falls back to the common name when the
+        /// leaf has no DNS names in its SAN.
+        case beforeChainCleaning = "okhttp-3.1.1"
+    }
+
+    public var version: Version
+    /// `OkHttpClient.Builder.certificatePinner`; empty (`CertificatePinner.DEFAULT`) unless the app pins.
+    public var certificatePinner: CertificatePinner
+    /// `OkHttpClient.Builder.sslSocketFactory(_, trustManager)`; the platform's default unless the app sets one.
+    public var trustManager: AndroidTrustManager
+
+    public init(
+        version: Version = .current, certificatePinner: CertificatePinner = CertificatePinner(),
+        trustManager: AndroidTrustManager = .platformDefault(targetSdkVersion: NetworkSecurityConfig.defaultTargetSdkVersion)
+    ) {
+        self.version = version
+        self.certificatePinner = certificatePinner
+        self.trustManager = trustManager
+    }
+}
+
+/// The X509TrustManager an Android app's TLS uses, when no Network Security Config file changes it.
+public enum AndroidTrustManager: Sendable, Equatable {
+    /// The platform default: Android's system CA store, plus the user-added CA store when the app's
+    /// `targetSdkVersion` is 23 or lower (Android 7 made apps targeting 24 and later opt in).
+    case platformDefault(targetSdkVersion: Int)
+    /// `TrustManagerFactory.init(keyStore)` over the app's own certificates: only they are anchors, and any
+    /// of them may end a chain.
+    case certificates([Certificate])
+
+    /// The certificates that may end a chain on a device with `store`.
+    func anchors(in store: DeviceTrustStore) -> [Certificate] {
+        switch self {
+        case .platformDefault(let sdk): store.system + (sdk <= NetworkSecurityConfig.lastSdkTrustingUserCAs ? store.userInstalled : [])
+        case .certificates(let certificates): certificates
+        }
+    }
+
+    /// "the platform's default trust manager (targetSdkVersion 34: the system CA store only)".
+    var phrase: String {
+        switch self {
+        case .platformDefault(let sdk):
+            "the platform's default trust manager (targetSdkVersion \(sdk): "
+                + (sdk <= NetworkSecurityConfig.lastSdkTrustingUserCAs
+                    ? "the system and user-added CA stores)" : "the system CA store only; user-added CAs need targetSdkVersion 23 or lower)")
+        case .certificates(let certificates):
+            "the app's own trust manager, whose only anchors are \(SecurityPolicy.names(certificates))"
+        }
+    }
+}
+
+/// Sentences the Android models share.
+enum AndroidTrust {
+    /// Validates `trust`'s chain as Conscrypt's TrustManagerImpl would against `anchors`: Android's rules, a
+    /// TLS-server purpose, no host name (the HostnameVerifier checks it after the handshake).
+    static func evaluate(_ trust: ServerTrust, anchors: [Certificate]) -> TrustResult {
+        var android = trust
+        android.platform = .android
+        android.policy = .ssl(host: nil)
+        android.setAnchorCertificates(anchors)
+        return android.evaluate()
+    }
+
+    /// ", ending at 'Bank Root' from the system CA store": where the anchor that ended a valid path comes from.
+    static func anchorClause(_ result: TrustResult, store: DeviceTrustStore, resources: [(name: String, certificates: [Certificate])] = []) -> String {
+        guard let anchor = result.anchor?.certificate else { return "" }
+        let origin =
+            if store.system.contains(anchor) {
+                "from the system CA store"
+            } else if store.userInstalled.contains(anchor) {
+                "from the user-added CA store"
+            } else if let resource = resources.first(where: { $0.certificates.contains(anchor) }) {
+                "from the app's \(resource.name)"
+            } else {
+                "one of the app's own certificates"
+            }
+        return ", ending at '\(anchor.label)' \(origin)"
+    }
+
+    /// The HostnameVerifier's step: the leaf's SAN (and, for `commonNameFallback`, its common name when the SAN
+    /// has no DNS names) against the host; the rejection when it fails.
+    static func verifyHostname(
+        _ leaf: Certificate, host: String, check: TraceStep.Check, verifier: String, commonNameFallback: Bool
+    ) -> (step: TraceStep, rejection: RejectionReason?) {
+        let sanNames = leaf.dnsNames + leaf.ipAddresses
+        let listed = sanNames.isEmpty ? "no names in its SAN" : "the SAN names " + sanNames.joined(separator: ", ")
+        if leaf.subjectAlternativeNamesMatch(host: host) {
+            return (TraceStep(check, .passed, "\(verifier) accepts '\(host)': the leaf '\(leaf.label)' has \(listed)"), nil)
+        }
+        // OkHostnameVerifier reads the common name only for a host name (never an IP address), and only when
+        // the SAN holds no DNS name at all.
+        let readsCommonName = commonNameFallback && leaf.dnsNames.isEmpty && !CertificateSpec.isIPAddress(host)
+        if readsCommonName, let commonName = leaf.subject.commonName, Certificate.dnsName(commonName, matches: host) {
+            return (
+                TraceStep(
+                    check, .passed,
+                    "\(verifier) accepts '\(host)': the leaf '\(leaf.label)' has no DNS names in its SAN, so it falls back to "
+                        + "the common name '\(commonName)', which names the host"), nil
+            )
+        }
+        let commonName =
+            !commonNameFallback
+            ? "; the common name is never read"
+            : readsCommonName ? ", and its common name \(leaf.subject.commonName.map { "'\($0)'" } ?? "is missing") does not name it either" : ""
+        return (
+            TraceStep(
+                check, .failed,
+                "\(verifier) refuses '\(host)': the leaf '\(leaf.label)' has \(listed)\(sanNames.isEmpty ? "" : ", none of which is the host")\(commonName). "
+                    + "SSLPeerUnverifiedException: Hostname \(host) not verified"),
+            .untrustedChain(TrustFailure(kind: .hostnameMismatch(host: host), certificate: leaf))
+        )
+    }
+}
