@@ -40,15 +40,21 @@ public struct RunReport: Sendable {
 
     public var expectationsMet: Bool { checks.allSatisfy(\.met) }
 
-    /// "ACCEPTED (decided at chainTrust)": the verdict line every renderer shows.
+    /// "ACCEPTED at chainTrust": the verdict line every renderer shows.
     public var verdict: String {
         guard let evaluation else {
             // Only a peer library sends http:// without a verdict: no ATS, no TLS, nothing to judge.
-            if scenario.request.scheme == .http { return "NO TLS: the request went out in plain text, and no trust code ran" }
-            return "NO VERDICT: the connection failed before the app saw a chain"
+            let why = scenario.request.scheme == .http ? "the request went out in plain text, and no trust code ran" : "the connection failed before the app saw a chain"
+            return "\(verdictWord): \(why)"
         }
-        let decided = evaluation.decidingStep.map { " at \($0.check.rawValue)" } ?? ""
-        return (evaluation.isTrusted ? "ACCEPTED" : "REJECTED") + decided
+        return verdictWord + (evaluation.decidingStep.map { " at \($0.check.rawValue)" } ?? "")
+    }
+
+    /// "ACCEPTED", "REJECTED", "NO VERDICT" (the handshake failed before a chain was judged) or "NO TLS" (plain
+    /// `http://` sent by a peer library, which judges nothing): the verdict without its reason.
+    public var verdictWord: String {
+        guard let evaluation else { return scenario.request.scheme == .http ? "NO TLS" : "NO VERDICT" }
+        return evaluation.isTrusted ? "ACCEPTED" : "REJECTED"
     }
 
     /// The consequences in plain words: the handshake, the attacker, the bank.
