@@ -393,7 +393,9 @@ struct Canvas {
             }
         }
         put(Comparison.columns, row: row, style: .dim)
-        let room = height - row - 2
+        // The selected client's whole verdict and attacker sentence go under the table, where a narrow cell is cut.
+        let detail = selected.map { Canvas.wrap("\($0.client): \($0.report.verdict). " + $0.report.outcome.joined(separator: " "), width: width - 2) } ?? []
+        let room = max(1, height - row - 3 - min(2, detail.count))
         let first = max(0, min(state.comparisonCursor - room / 2, rows.count - room))
         for (index, result) in rows.enumerated().dropFirst(first).prefix(room) {
             row += 1
@@ -402,6 +404,7 @@ struct Canvas {
             let style: Style = isSelected ? .selected : result.report.attackerView.readSecret ? .leaked : result.trusted ? .accepted : .rejected
             put(Comparison.cells(result), row: row, style: style)
         }
+        for (offset, line) in detail.prefix(2).enumerated() { screen.put(line, row: row + 2 + offset, column: 1, style: .accent) }
         footer("j/k choose a client   Enter its trace   q back")
     }
 

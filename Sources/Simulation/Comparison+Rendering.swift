@@ -22,7 +22,7 @@ extension Comparison {
     public static func cells(_ row: Row) -> [String] {
         [
             row.client.rawValue, row.report.verdictWord, row.decidingCheck?.rawValue ?? "-",
-            row.report.attackerView.summary(secret: row.report.scenario.request.secret),
+            row.report.attackerView.loot(secret: row.report.scenario.request.secret),
         ]
     }
 

@@ -44,7 +44,9 @@ public struct RunReport: Sendable {
     public var verdict: String {
         guard let evaluation else {
             // Only a peer library sends http:// without a verdict: no ATS, no TLS, nothing to judge.
-            let why = scenario.request.scheme == .http ? "the request went out in plain text, and no trust code ran" : "the connection failed before the app saw a chain"
+            let why =
+                scenario.request.scheme == .http
+                ? "the request went out in plain text, and no trust code ran" : "the connection failed before the app saw a chain"
             return "\(verdictWord): \(why)"
         }
         return verdictWord + (evaluation.decidingStep.map { " at \($0.check.rawValue)" } ?? "")
