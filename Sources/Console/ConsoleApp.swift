@@ -33,7 +33,7 @@ public enum ConsoleApp {
         }
     }
 
-    /// Does the work `update` asked for: a real run of the lesson, or the matrix.
+    /// Does the work `update` asked for: a real run of the lesson, the matrix, or the comparison.
     public static func perform(_ effect: Effect, on state: inout ConsoleState) {
         guard let scenario = state.scenario else { return }
         switch effect {
@@ -51,6 +51,14 @@ public enum ConsoleApp {
             } catch {
                 state.matrix = nil
                 state.matrixFailure = "could not compute the matrix for \(scenario.id): \(error)"
+            }
+        case .computeComparison:
+            do {
+                state.comparison = try Comparison(scenario: scenario)
+                state.comparisonFailure = nil
+            } catch {
+                state.comparison = nil
+                state.comparisonFailure = "could not compare the clients for \(scenario.id): \(error)"
             }
         case .quit:
             break

@@ -2,7 +2,7 @@ import Simulation
 
 /// Everything the console shows, as a value: `update` changes it, `render` draws it, nothing else.
 public struct ConsoleState: Sendable {
-    public enum Screen: Sendable, Equatable { case picker, walkthrough, attacker, inspector, matrix, pins, lab }
+    public enum Screen: Sendable, Equatable { case picker, walkthrough, attacker, inspector, matrix, pins, lab, comparison }
 
     /// What the live lab shows: where it runs, the commands to paste, and each intercepted connection.
     public struct LabView: Sendable {
@@ -46,6 +46,13 @@ public struct ConsoleState: Sendable {
     /// Why the last matrix could not be computed, shown instead of it.
     public var matrixFailure: String?
     public var matrixCursor = (row: 0, column: 0)
+    /// Every client against the lesson's attack (as edited), for the comparison screen; nil until computed, and after an edit.
+    public var comparison: Comparison?
+    /// Why the last comparison could not be run, shown instead of it.
+    public var comparisonFailure: String?
+    /// The comparison's selected row, and whether its trace is open.
+    public var comparisonCursor = 0
+    public var showsComparisonTrace = false
     public var pinCursor = 0
     /// Classroom mode: high contrast, double spacing, and predict-then-reveal.
     public let classroom: Bool
@@ -110,5 +117,7 @@ public enum Effect: Equatable, Sendable {
     case run
     /// Compute the policy × attack matrix for `state.scenario`'s world into `state.matrix`.
     case computeMatrix
+    /// Run `state.scenario`'s attack against every client of its comparison set into `state.comparison`.
+    case computeComparison
     case quit
 }

@@ -21,6 +21,7 @@ public func render(_ state: ConsoleState, size: Size) -> ScreenBuffer {
         case .matrix: canvas.matrix(state)
         case .pins: canvas.pins(state)
         case .lab: canvas.lab(state)
+        case .comparison: canvas.comparison(state)
         }
     }
     return canvas.screen
@@ -364,6 +365,63 @@ struct Canvas {
         footer("arrows move   Enter load into the walkthrough   q back")
     }
 
+    // MARK: - Comparison
+
+    mutating func comparison(_ state: ConsoleState) {
+        header("every client against this lesson's attack", state)
+        guard let comparison = state.comparison else {
+            if let failure = state.comparisonFailure {
+                paragraph(failure, row: 2, lines: height - 4, style: .warning, indent: 2)
+                footer("q back")
+            } else {
+                screen.put("Running the attack against every client on 127.0.0.1…", row: 2, column: 2, style: .dim)
+            }
+            return
+        }
+        let rows = comparison.rows
+        let selected = rows.indices.contains(state.comparisonCursor) ? rows[state.comparisonCursor] : nil
+        if state.showsComparisonTrace, let selected { return comparisonTrace(selected) }
+        var row = comparison.heading.dropFirst().reduce(1) { row, line in paragraph(line, row: row, lines: 2, style: .accent) } + 1
+        let table = [Comparison.columns] + rows.map(Comparison.cells)
+        let widths = Comparison.columns.indices.dropLast().map { column in (table.map { $0[column].count }.max() ?? 0) + 2 }
+        func put(_ cells: [String], row: Int, style: Style) {
+            var column = 1
+            for (index, cell) in cells.enumerated() {
+                let room = index < widths.count ? widths[index] : width - column - 1
+                screen.put(cell, row: row, column: column, style: style, width: room)
+                column += room
+            }
+        }
+        put(Comparison.columns, row: row, style: .dim)
+        // The selected client's whole verdict and attacker sentence go under the table, where a narrow cell is cut.
+        let detail = selected.map { Canvas.wrap("\($0.client): \($0.report.verdict). " + $0.report.outcome.joined(separator: " "), width: width - 2) } ?? []
+        let room = max(1, height - row - 3 - min(2, detail.count))
+        let first = max(0, min(state.comparisonCursor - room / 2, rows.count - room))
+        for (index, result) in rows.enumerated().dropFirst(first).prefix(room) {
+            row += 1
+            let isSelected = index == state.comparisonCursor
+            if isSelected { screen.paint(row: row, column: 0, width: width, style: .selected) }
+            let style: Style = isSelected ? .selected : result.report.attackerView.readSecret ? .leaked : result.trusted ? .accepted : .rejected
+            put(Comparison.cells(result), row: row, style: style)
+        }
+        for (offset, line) in detail.prefix(2).enumerated() { screen.put(line, row: row + 2 + offset, column: 1, style: .accent) }
+        footer("j/k choose a client   Enter its trace   q back")
+    }
+
+    /// One client's run as the walkthrough explains it: its settings, every step, the verdict.
+    private mutating func comparisonTrace(_ result: Comparison.Row) {
+        let report = result.report
+        screen.put("trace of \(result.client.rawValue)", row: 1, column: 1, style: .accent)
+        var row = report.settingsLines.reduce(2) { row, line in paragraph(line, row: row, lines: 2, style: .accent) }
+        let deciding = report.evaluation?.decidingStep
+        let steps = report.evaluation.map { $0.steps.map { ($0.description, $0 == deciding ? Style.deciding : Self.style(of: $0.outcome)) } }
+        for (text, style) in steps ?? [(RunReport.noChainJudged, .dim)] where row < height - 3 {
+            row = paragraph(text, row: row, lines: min(2, height - 3 - row), style: style)
+        }
+        paragraph(report.verdict + ". " + report.outcome.joined(separator: " "), row: height - 3, lines: 2, style: report.trusted ? .accepted : .rejected)
+        footer("q back to the clients")
+    }
+
     // MARK: - Pins
 
     mutating func pins(_ state: ConsoleState) {
@@ -424,9 +482,9 @@ struct Canvas {
             ("H", "the challenge handler: afnetworking, acceptAll, systemDefault"),
             ("S E", "ATS: NSAllowsArbitraryLoads (S); the host's http exception (E)"),
             ("r", "reset everything to the lesson as written"),
-            ("x", "what the attacker read (after a class answers)"),
-            ("i", "certificates: shown to the client vs the real ones"),
+            ("x i", "what the attacker read (after the answer); certificates: shown vs real"),
             ("m", "policy × attack matrix; Enter loads a cell (after the answer)"),
+            ("C", "every client model against this attack; Enter shows one's trace"),
             ("y n", "classroom mode: predict whether the client accepts"),
             ("q Esc", "back, or quit from the lesson list"),
         ]

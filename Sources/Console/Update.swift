@@ -29,6 +29,7 @@ public func update(_ state: inout ConsoleState, _ key: Key) -> Effect? {
         return nil
     case .matrix: return updateMatrix(&state, key)
     case .pins: return updatePins(&state, key)
+    case .comparison: return updateComparison(&state, key)
     case .lab: return key == .character("q") || key == .escape ? .quit : nil
     }
 }
@@ -71,6 +72,7 @@ private func updatePicker(_ state: inout ConsoleState, _ key: Key) -> Effect? {
         state.departure = nil
         state.change = nil
         state.matrix = nil
+        state.comparison = nil
         return .run
     case .character("q"):
         return .quit
@@ -106,6 +108,13 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
         guard state.revealed else { return answerFirst(&state, "the matrix") }
         state.screen = .matrix
         return state.matrix?.scenarioID == scenario.id ? nil : .computeMatrix
+    case .character("C"):
+        guard state.revealed else { return answerFirst(&state, "the comparison") }
+        state.screen = .comparison
+        state.showsComparisonTrace = false
+        guard state.comparison == nil else { return nil }
+        state.comparisonCursor = 0
+        return .computeComparison
     case .character("a"): return edit(&state, .toggleAllowInvalidCertificates)
     case .character("d"): return edit(&state, .toggleValidatesDomainName)
     case .character("p"): return edit(&state, .nextPinningMode)
@@ -168,6 +177,20 @@ private func updateMatrix(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     return nil
 }
 
+/// The comparison: j/k choose a client, Enter opens its trace, q closes the trace, then the screen.
+private func updateComparison(_ state: inout ConsoleState, _ key: Key) -> Effect? {
+    let rows = state.comparison?.rows.count ?? 0
+    switch key {
+    case .up, .character("k"): state.comparisonCursor = max(0, state.comparisonCursor - 1)
+    case .down, .character("j"): state.comparisonCursor = min(max(0, rows - 1), state.comparisonCursor + 1)
+    case .enter: state.showsComparisonTrace = rows > 0
+    case .character("q"), .escape, .character("C"):
+        if state.showsComparisonTrace { state.showsComparisonTrace = false } else { state.screen = .walkthrough }
+    default: break
+    }
+    return nil
+}
+
 /// An edit: the engine applies it and words it; the new scenario is re-run for real, and `change`
 /// says what changed once the verdict is in.
 private func edit(_ state: inout ConsoleState, _ edit: ScenarioEdit, stay: Bool = false) -> Effect? {
@@ -176,6 +199,8 @@ private func edit(_ state: inout ConsoleState, _ edit: ScenarioEdit, stay: Bool 
     state.scenario = edited
     state.pendingChange = change
     if edit.changesTheMatrix { state.matrix = nil }
+    // Every setting is some client's: the comparison no longer describes the edited lesson.
+    state.comparison = nil
     if !stay { state.screen = .walkthrough }
     return .run
 }

@@ -36,6 +36,15 @@ public struct AttackerView: Sendable {
         "ciphertext only: \(opaqueBytes) bytes. Server name seen in the ClientHello (SNI): '\(host ?? "none")'."
     }
 
+    /// What the attacker got, in a few words for a table's cell: "password 'hunter2'", "ciphertext only", "nothing".
+    public func loot(secret: String) -> String {
+        guard isOnPath else { return "no attacker" }
+        if !connected { return "not reached" }
+        if readSecret { return "password '\(secret)'" }
+        if sawPlaintext { return "traffic, no password" }
+        return opaqueBytes > 0 ? "ciphertext only" : "nothing"
+    }
+
     /// One sentence: what the attacker got.
     public func summary(secret: String) -> String {
         guard isOnPath else { return "There is no attacker on the path." }

@@ -265,7 +265,7 @@ public struct Matrix: Sendable {
         if column.installsAttackerCA, let index = scenario.world.authorities.firstIndex(where: { $0.id == attackerCA }) {
             scenario.world.authorities[index].deviceTrust = .userInstalled
         }
-        scenario.client.library = policy.version
+        scenario.client.library = .afnetworking(policy.version)
         scenario.client.policy = PolicySpec(
             pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
             validatesDomainName: policy.validatesDomainName, pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [],
@@ -329,6 +329,8 @@ struct MatrixArena: Sendable {
     /// matrix's are never added twice, and the attacker's CA is again not trusted by the device.
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
+        // The rows are AFSecurityPolicy's, whichever client the lesson runs.
+        staged.client.library = .afnetworking(scenario.client.library.afnetworking ?? .v4)
         staged.client.challengeHandler = .afnetworking
         staged.client.ats = AppTransportSecurity(exceptionDomains: [scenario.server.host: .init(allowsInsecureHTTPLoads: true)])
         staged.request.scheme = .https

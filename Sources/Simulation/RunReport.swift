@@ -40,11 +40,23 @@ public struct RunReport: Sendable {
 
     public var expectationsMet: Bool { checks.allSatisfy(\.met) }
 
-    /// "ACCEPTED (decided at chainTrust)": the verdict line every renderer shows.
+    /// "ACCEPTED at chainTrust": the verdict line every renderer shows.
     public var verdict: String {
-        guard let evaluation else { return "NO VERDICT: the connection failed before the app saw a chain" }
-        let decided = evaluation.decidingStep.map { " at \($0.check.rawValue)" } ?? ""
-        return (evaluation.isTrusted ? "ACCEPTED" : "REJECTED") + decided
+        guard let evaluation else {
+            // Only a peer library sends http:// without a verdict: no ATS, no TLS, nothing to judge.
+            let why =
+                scenario.request.scheme == .http
+                ? "the request went out in plain text, and no trust code ran" : "the connection failed before the app saw a chain"
+            return "\(verdictWord): \(why)"
+        }
+        return verdictWord + (evaluation.decidingStep.map { " at \($0.check.rawValue)" } ?? "")
+    }
+
+    /// "ACCEPTED", "REJECTED", "NO VERDICT" (the handshake failed before a chain was judged) or "NO TLS" (plain
+    /// `http://` sent by a peer library, which judges nothing): the verdict without its reason.
+    public var verdictWord: String {
+        guard let evaluation else { return scenario.request.scheme == .http ? "NO TLS" : "NO VERDICT" }
+        return evaluation.isTrusted ? "ACCEPTED" : "REJECTED"
     }
 
     /// The consequences in plain words: the handshake, the attacker, the bank.
@@ -52,7 +64,7 @@ public struct RunReport: Sendable {
         var lines: [String] = []
         if let error = evaluation?.urlError { lines.append("The app's request fails with \(error).") }
         if scenario.request.scheme == .http {
-            if trusted { lines.append("There is no TLS: the request goes out in plain text.") }
+            if evaluation?.isTrusted != false { lines.append("There is no TLS: the request goes out in plain text.") }
         } else if trusted, !handshakeCompleted {
             lines.append("The app accepted the chain, but the TLS handshake still failed.")
         }
@@ -61,28 +73,36 @@ public struct RunReport: Sendable {
         return lines
     }
 
-    /// The app around the policy, as one line: its AFNetworking, who answers the challenge, which iOS.
+    /// The app around the policy, as one line: its AFNetworking, who answers the challenge, which iOS; for a
+    /// peer library, the library.
     public var clientDescription: String {
         let client = scenario.client
+        guard client.library.afnetworking != nil else { return client.library.displayName }
         return "\(client.library.displayName); \(client.challengeHandler.phrase); \(client.platform.name)"
     }
 
-    /// How the client's policy was set, as one line (only the properties its AFNetworking has).
+    /// How the client's policy was set, as one line (only the properties its AFNetworking has; for a peer
+    /// library, the lesson's pins).
     public var policyDescription: String {
         let client = scenario.client
         let policy = client.policy
         let pinned = policy.pinnedCertificates.isEmpty ? "nothing pinned" : "pinned " + policy.pinnedCertificates.map { "'\($0)'" }.joined(separator: ", ")
+        guard let release = client.library.afnetworking else { return "pinning mode \(policy.pinningMode), \(pinned)" }
         let domain = client.passesDomain ? "domain '\(scenario.server.host)'" : "domain nil"
         var settings = ["pinning mode \(policy.pinningMode)", "allowInvalidCertificates \(policy.allowInvalidCertificates ? "YES" : "NO")"]
-        if client.library.hasValidatesDomainName { settings.append("validatesDomainName \(policy.validatesDomainName ? "YES" : "NO")") }
-        if client.library.hasValidatesCertificateChain {
+        if release.hasValidatesDomainName { settings.append("validatesDomainName \(policy.validatesDomainName ? "YES" : "NO")") }
+        if release.hasValidatesCertificateChain {
             settings.append("validatesCertificateChain \(policy.validatesCertificateChain ? "YES" : "NO")")
         }
         return (settings + [pinned, domain]).joined(separator: ", ")
     }
 
-    /// The three header lines every renderer shows above the trace: the app, its ATS, its policy.
+    /// The header lines every renderer shows above the trace: the app, its ATS, its policy; for a peer
+    /// library, the library and the lesson's pins it was given in its own terms.
     public var settingsLines: [String] {
-        ["App: \(clientDescription)", "ATS: \(scenario.client.ats.summary)", "AFSecurityPolicy: \(policyDescription)"]
+        guard scenario.client.library.afnetworking != nil else {
+            return ["App: \(clientDescription)", "The lesson's pins, in \(clientDescription)'s terms: \(policyDescription)"]
+        }
+        return ["App: \(clientDescription)", "ATS: \(scenario.client.ats.summary)", "AFSecurityPolicy: \(policyDescription)"]
     }
 }

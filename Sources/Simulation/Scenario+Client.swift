@@ -3,10 +3,11 @@ import PKI
 import Policies
 
 /// The app: its AFNetworking release and `AFSecurityPolicy`, who answers the server-trust challenge, App
-/// Transport Security as its Info.plist sets it, and the password it opens its client certificate with.
+/// Transport Security as its Info.plist sets it, and the password it opens its client certificate with; or a
+/// peer library (`okhttp`, `trustkit`, …) with the lesson's pins, which is all a peer's client block may give.
 public struct ClientSpec: Sendable, Decodable {
-    /// The AFNetworking release whose `AFSecurityPolicy` the app runs.
-    public var library: AFNetworkingVersion
+    /// The client model: an AFNetworking release whose `AFSecurityPolicy` the iOS client runs, or a peer library.
+    public var library: ClientModelName
     public var policy: PolicySpec
     /// The domain handed to the policy: the server's host unless the file says `domain: null`.
     public var passesDomain: Bool
@@ -27,7 +28,13 @@ public struct ClientSpec: Sendable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
-        library = try container.decodeChoice(choices(AFNetworkingVersion.allCases), forKey: .library)
+        library = try container.decodeChoice(choices(ClientModelName.allCases), forKey: .library)
+        if library.afnetworking == nil, let key = CodingKeys.allCases.first(where: { ![.library, .policy].contains($0) && container.contains($0) }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
+                debugDescription: "\(library) has no \(key.stringValue) (it belongs to the iOS client of the afnetworking-… names; a peer library's client "
+                    + "block gives library and policy only)")
+        }
         platform = try container.contains(.platform) ? container.decodeChoice(choices(Platform.iOS), forKey: .platform) : .iOS13
         guard container.contains(.policy) else {
             throw DecodingError.keyNotFound(CodingKeys.policy, .init(codingPath: container.codingPath, debugDescription: ""))
@@ -38,7 +45,7 @@ public struct ClientSpec: Sendable, Decodable {
             throw DecodingError.dataCorruptedError(
                 forKey: .domain, in: container, debugDescription: "only `domain: null` may be written (the domain is otherwise the server's host)")
         }
-        if !passesDomain, library == .v2_0 {
+        if !passesDomain, library == .afnetworking(.v2_0) {
             throw DecodingError.dataCorruptedError(
                 forKey: .domain, in: container,
                 debugDescription: "afnetworking-2.0 is handed no domain at all (its evaluateServerTrust: takes none; AFNetworking 2.1 added forDomain:)")
@@ -71,7 +78,9 @@ public struct ClientSpec: Sendable, Decodable {
     }
 }
 
-/// AFSecurityPolicy's settings, with pinned certificates named by world id.
+/// AFSecurityPolicy's settings, with pinned certificates named by world id. For a peer library only the pins
+/// (`pinningMode`, `pinnedCertificates`) come from the file, and the rest hold AFNetworking 4's defaults,
+/// where `compare`'s AFNetworking rows start from.
 public struct PolicySpec: Sendable {
     public var pinningMode: SSLPinningMode
     public var allowInvalidCertificates: Bool
@@ -96,14 +105,20 @@ public struct PolicySpec: Sendable {
         case pinningMode, allowInvalidCertificates, validatesDomainName, validatesCertificateChain, pinnedCertificates
     }
 
-    /// The `client.policy` mapping, with the defaults of `library` and only the properties it has.
-    init(from decoder: Decoder, library: AFNetworkingVersion) throws {
+    /// The `client.policy` mapping, with the defaults of `model` and only the properties it has (a peer library: the pins).
+    init(from decoder: Decoder, library model: ClientModelName) throws {
+        let library = model.afnetworking ?? .v4
         let missing =
-            (library.hasValidatesDomainName ? [] : [CodingKeys.validatesDomainName])
-            + (library.hasValidatesCertificateChain ? [] : [CodingKeys.validatesCertificateChain])
+            model.afnetworking == nil
+            ? [.allowInvalidCertificates, .validatesDomainName, .validatesCertificateChain]
+            : (library.hasValidatesDomainName ? [] : [CodingKeys.validatesDomainName])
+                + (library.hasValidatesCertificateChain ? [] : [CodingKeys.validatesCertificateChain])
         let container = try decoder.strictContainer(CodingKeys.self, unlisted: missing)
         func refuse(_ key: CodingKeys, _ why: String) -> DecodingError {
-            DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(library.rawValue) has no \(key.stringValue) (\(why))")
+            DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(model) has no \(key.stringValue) (\(why))")
+        }
+        if model.afnetworking == nil, let key = missing.first(where: container.contains) {
+            throw refuse(key, "an AFSecurityPolicy property; a peer library takes the lesson's pins only: pinningMode and pinnedCertificates")
         }
         pinningMode = try container.contains(.pinningMode) ? container.decodeChoice(choices(SSLPinningMode.allCases), forKey: .pinningMode) : .none
         allowInvalidCertificates = try container.decodeValueIfPresent(Bool.self, forKey: .allowInvalidCertificates) ?? false

@@ -26,9 +26,12 @@ public struct Scenario: Sendable, Decodable {
     public var client: ClientSpec
     public var request: RequestSpec
     public var expect: Expectations
+    /// The client models `compare` runs the attack against, in the file's order: the lesson's comparison set,
+    /// for lessons about the comparison. Nil when the file gives none (every model: `ClientModelName.allCases`).
+    public var clients: [ClientModelName]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, title, group, summary, lesson, clock, world, server, attacker, client, request, expect
+        case version, title, group, summary, lesson, clock, world, server, attacker, client, request, expect, clients
     }
 
     public init(from decoder: Decoder) throws {
@@ -59,7 +62,28 @@ public struct Scenario: Sendable, Decodable {
         client = try container.decode(ClientSpec.self, forKey: .client)
         request = try container.contains(.request) ? RequestSpec(from: container.superDecoder(forKey: .request), host: server.host) : RequestSpec()
         expect = try container.decode(Expectations.self, forKey: .expect)
+        clients = try container.contains(.clients) ? Self.decodeClients(container) : nil
     }
+
+    /// `clients:`: at least one model name, each once.
+    private static func decodeClients(_ container: KeyedDecodingContainer<CodingKeys>) throws -> [ClientModelName] {
+        let names = try container.decodeStrings(forKey: .clients)
+        guard !names.isEmpty else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .clients, in: container, debugDescription: "is empty: name the client models to compare, or leave the key out for every one")
+        }
+        return try names.enumerated().map { index, name in
+            func refuse(_ reason: String) -> DecodingError {
+                .dataCorrupted(.init(codingPath: container.codingPath + [CodingKeys.clients, AnyKey(intValue: index)], debugDescription: reason))
+            }
+            guard let model = ClientModelName(rawValue: name) else { throw refuse("'\(name)' is not a client model (\(ClientModelName.names))") }
+            guard !names.prefix(index).contains(name) else { throw refuse("'\(name)' is named twice (each client is compared once)") }
+            return model
+        }
+    }
+
+    /// The client models `compare` runs: the file's `clients:`, or every model.
+    public var comparedClients: [ClientModelName] { clients ?? ClientModelName.allCases }
 
     /// True when a run needs cryptography OpenSSL refuses by default: a server limited to TLS 1.0 or 1.1,
     /// or a certificate with an RSA-1024 key or a SHA-1 signature (the lessons about what ATS and iOS refuse).

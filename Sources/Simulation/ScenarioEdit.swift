@@ -24,7 +24,7 @@ public enum ScenarioEdit: Sendable {
     case toggleDomain
     /// The server's TLS versions: any → 1.2 only → 1.3 only → any.
     case nextTLSVersions
-    /// The next AFNetworking release, 4 → 2.6 → 2.5.3 → … → 2.1 → 2.0 → 4 (`Scenario.running(_:)`).
+    /// The next AFNetworking release, 4 → 2.6 → 2.5.3 → … → 2.1 → 2.0 → 4 (`Scenario.running(_:)`); from a peer library, 4.
     case nextLibrary
     /// Who answers the server-trust challenge: afnetworking → acceptAll → systemDefault → afnetworking.
     case nextChallengeHandler
@@ -56,8 +56,11 @@ public enum ScenarioEdit: Sendable {
         switch self {
         case .toggleAllowInvalidCertificates: edited.client.policy.allowInvalidCertificates.toggle()
         case .toggleValidatesDomainName:
-            guard scenario.client.library.hasValidatesDomainName else {
-                return (scenario, "validatesDomainName unchanged: \(scenario.client.library.rawValue) has no validatesDomainName (AFNetworking 2.1 added it)")
+            guard let release = scenario.client.library.afnetworking else {
+                return (scenario, "validatesDomainName unchanged: \(scenario.client.library) has no validatesDomainName (an AFSecurityPolicy property)")
+            }
+            guard release.hasValidatesDomainName else {
+                return (scenario, "validatesDomainName unchanged: \(release.rawValue) has no validatesDomainName (AFNetworking 2.1 added it)")
             }
             edited.client.policy.validatesDomainName.toggle()
         case .nextPinningMode:
@@ -87,8 +90,11 @@ public enum ScenarioEdit: Sendable {
             edited.clock = expiry.addingTimeInterval(86_400)
             return (edited, edited.changes(from: scenario).joined(separator: ", ") + ", a day after '\(scenario.server.leaf)' expires")
         case .toggleDomain:
-            guard scenario.client.library.takesDomain else {
-                return (scenario, "domain unchanged: \(scenario.client.library.rawValue) is handed no domain (AFNetworking 2.1 added forDomain:)")
+            guard let release = scenario.client.library.afnetworking else {
+                return (scenario, "domain unchanged: \(scenario.client.library) is handed no domain (AFSecurityPolicy's forDomain: argument)")
+            }
+            guard release.takesDomain else {
+                return (scenario, "domain unchanged: \(release.rawValue) is handed no domain (AFNetworking 2.1 added forDomain:)")
             }
             edited.client.passesDomain.toggle()
         case .nextTLSVersions:
@@ -96,7 +102,8 @@ public enum ScenarioEdit: Sendable {
             edited.server.versions = cycle[((cycle.firstIndex(of: scenario.server.versions) ?? -1) + 1) % cycle.count]
         case .nextLibrary:
             let releases = AFNetworkingVersion.allCases
-            return scenario.running(releases[((releases.firstIndex(of: scenario.client.library) ?? -1) + 1) % releases.count])
+            let current = scenario.client.library.afnetworking.flatMap(releases.firstIndex(of:)) ?? -1
+            return scenario.running(releases[(current + 1) % releases.count])
         case .nextChallengeHandler:
             let handlers = ChallengeHandler.allCases
             edited.client.challengeHandler = handlers[((handlers.firstIndex(of: scenario.client.challengeHandler) ?? -1) + 1) % handlers.count]
@@ -127,11 +134,12 @@ extension Scenario {
     /// takes the value the loader gives it (validatesCertificateChain YES, validatesDomainName at 2.0's
     /// default, the host as domain), and validatesDomainName leaving 2.0 takes `release`'s default. The
     /// change line says why a setting moved. A release with validatesCertificateChain is entered with it
-    /// YES, because a release without it always holds YES.
+    /// YES, because a release without it always holds YES. A peer library's policy holds AFNetworking 4's
+    /// defaults besides its pins, so it is left as AFNetworking 4 would be.
     func running(_ release: AFNetworkingVersion) -> (scenario: Scenario, change: String) {
         var edited = self
-        let (old, mode) = (client.library, client.policy.pinningMode)
-        edited.client.library = release
+        let (old, mode) = (client.library.afnetworking ?? .v4, client.policy.pinningMode)
+        edited.client.library = .afnetworking(release)
         if !release.hasValidatesDomainName || !old.hasValidatesDomainName {
             edited.client.policy.validatesDomainName = release.defaultValidatesDomainName(for: mode)
         }

@@ -3,8 +3,9 @@ import LoopbackTLS
 import PKI
 import Policies
 
-/// Runs a scenario for real: origin, attacker and client on 127.0.0.1, the whole iOS client (ATS, the
-/// challenge handler, AFSecurityPolicy) as the client's judge.
+/// Runs a scenario for real: origin, attacker and client on 127.0.0.1, with the client model `client.library`
+/// names as the client's judge (for an AFNetworking release the whole iOS client: ATS, the challenge handler,
+/// AFSecurityPolicy).
 public enum ScenarioRunner {
     /// One run. Pass a `world` already built for this scenario to skip generating its certificates.
     public static func run(_ scenario: Scenario, world: World? = nil, keyLog: KeyLog? = nil) throws -> RunReport {
@@ -35,16 +36,21 @@ public enum ScenarioRunner {
             serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: outcome.handshakeCompleted)
     }
 
-    /// The app as the scenario builds it: its three gates, and what its `.p12` gave it for two-way TLS.
+    /// The app as the scenario builds it: the model that judges, and what its `.p12` gave it for two-way TLS.
     struct App: Sendable {
-        let client: IOSClient
-        /// The identity `SecPKCS12Import` returned (nil without a `.p12`, or with the wrong password).
+        let model: any ClientModel
+        /// The identity `SecPKCS12Import` returned (nil without a `.p12`, with the wrong password, or for a peer library).
         let identity: Identity?
-        /// What the client-certificate challenge adds to the trace when a server asks.
-        let identityStep: TraceStep
+        /// What the client-certificate challenge adds to the trace when a server asks; nil for a peer library,
+        /// which mitmsim does not give the app's `.p12` (its model judges the server's chain only).
+        let identityStep: TraceStep?
 
         init(_ scenario: Scenario, _ world: World) throws {
-            client = IOSClient(ats: scenario.client.ats, challengeHandler: scenario.client.challengeHandler, policy: try securityPolicy(scenario, world))
+            model = try scenario.clientModel(in: world)
+            guard scenario.client.library.afnetworking != nil else {
+                (identity, identityStep) = (nil, nil)
+                return
+            }
             if let shipped = world.client {
                 (identity, identityStep) = IOSClient.importClientIdentity(
                     pkcs12: shipped.pkcs12, password: scenario.client.pkcs12Password ?? shipped.password, file: "\(shipped.id).p12")
@@ -68,25 +74,28 @@ public enum ScenarioRunner {
         let presented: [Certificate]
     }
 
-    /// The app's request with `app` deciding (also what the matrix runs per cell): ATS may refuse an
-    /// `http://` load before any connection; an allowed one goes out in plain text; `https://` is judged in
-    /// the handshake.
+    /// The app's request with `app` deciding (also what the matrix runs per cell): an `http://` request goes out in
+    /// plain text unless ATS, which is the iOS client's, refuses it before any connection (a peer library runs no
+    /// trust code for it: Android's cleartextTrafficPermitted is the Network Security Config model's to add);
+    /// `https://` is judged in the handshake.
     static func exchange(_ scenario: Scenario, _ app: App, client: TLSClient, port: UInt16, log: EventLog) -> Outcome {
         let host = scenario.server.host
         let request = HTTPMessage.request(
             scenario.request.method, scenario.request.path, host: host, body: Array(scenario.request.body.utf8),
             contentType: scenario.request.body.isEmpty ? nil : "application/x-www-form-urlencoded")
-        if let load = app.client.evaluateLoad(scheme: scenario.request.scheme.rawValue, host: host) {
-            guard load.isTrusted else { return Outcome(evaluation: load) }
+        if scenario.request.scheme == .http {
+            let load = (app.model as? IOSClient)?.evaluateLoad(scheme: scenario.request.scheme.rawValue, host: host)
+            if let load, !load.isTrusted { return Outcome(evaluation: load) }
             let sent: TLSClient.Result<Judged> = client.exchangePlainHTTP(.direct(port: port), request: request, log: log)
             return Outcome(evaluation: load, handshakeCompleted: sent.handshakeCompleted)
         }
         let domain = scenario.client.passesDomain ? host : nil
         let result = client.exchange(.direct(port: port), request: request, log: log) { trust, negotiated in
-            let evaluation = app.client.evaluate(serverTrust: trust, negotiated: negotiated, host: host, domain: domain)
+            let evaluation = app.model.evaluate(PresentedConnection(serverTrust: trust, negotiated: negotiated, host: host, domain: domain))
             return .init(accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.decision)
         }
-        let evaluation = result.verdict.map { result.certificateRequested ? $0.evaluation.appending(app.identityStep) : $0.evaluation }
+        let identityStep = result.certificateRequested ? app.identityStep : nil
+        let evaluation = result.verdict.map { verdict in identityStep.map { verdict.evaluation.appending($0) } ?? verdict.evaluation }
         return Outcome(evaluation: evaluation, presented: result.verdict?.presented ?? [], handshakeCompleted: result.handshakeCompleted)
     }
 
@@ -99,14 +108,5 @@ public enum ScenarioRunner {
             application: bank, identity: world.server.leaf.identity, chain: world.server.chain, versions: scenario.server.versions,
             clientAuthorities: scenario.server.requireClientCertificate ? world.client.map { [$0.issuer.certificate] } : nil,
             allowsWeakCryptography: scenario.needsWeakCryptography, forwardSecrecy: scenario.server.forwardSecrecy)
-    }
-
-    /// AFSecurityPolicy as the scenario sets it, with its pinned certificates taken from the world.
-    static func securityPolicy(_ scenario: Scenario, _ world: World) throws -> SecurityPolicy {
-        let spec = scenario.client.policy
-        return SecurityPolicy(
-            version: scenario.client.library, SSLPinningMode: spec.pinningMode, allowInvalidCertificates: spec.allowInvalidCertificates,
-            validatesDomainName: spec.validatesDomainName, validatesCertificateChain: spec.validatesCertificateChain,
-            pinnedCertificates: Set(try world.certificates(spec.pinnedCertificates, file: scenario.file, path: "client.policy.pinnedCertificates")))
     }
 }

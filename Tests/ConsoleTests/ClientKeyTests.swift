@@ -29,7 +29,7 @@ struct ClientKeyTests {
         var seen: [AFNetworkingVersion] = []
         for _ in AFNetworkingVersion.allCases {
             #expect(update(&state, .character("L")) == .run)
-            seen += [state.scenario?.client.library].compactMap { $0 }
+            seen += [state.scenario?.client.library.afnetworking].compactMap { $0 }
         }
         #expect(seen == Array(AFNetworkingVersion.allCases.dropFirst()) + [.v4])
     }
@@ -38,7 +38,7 @@ struct ClientKeyTests {
     func libraryKeepsSettings() throws {
         let lesson = try Self.lesson("12-certificate-pin-vs-installed-ca")
         let (edited, change) = ScenarioEdit.nextLibrary.apply(to: lesson)
-        #expect(edited.client.library == .v2_6)
+        #expect(edited.client.library == .afnetworking(.v2_6))
         #expect(edited.client.policy.pinningMode == lesson.client.policy.pinningMode)
         #expect(edited.client.policy.pinnedCertificates == lesson.client.policy.pinnedCertificates)
         #expect(edited.client.policy.validatesDomainName == lesson.client.policy.validatesDomainName)
@@ -47,9 +47,9 @@ struct ClientKeyTests {
 
     @Test("Into 2.0, validatesDomainName takes 2.0's NO and the change line says 2.0 has none")
     func intoTwoZeroDropsTheDomainCheck() throws {
-        let lesson = try Self.lesson("02-forged-untrusted-ca") { $0.client.library = .v2_1 }
+        let lesson = try Self.lesson("02-forged-untrusted-ca") { $0.client.library = .afnetworking(.v2_1) }
         let (edited, change) = ScenarioEdit.nextLibrary.apply(to: lesson)
-        #expect(edited.client.library == .v2_0)
+        #expect(edited.client.library == .afnetworking(.v2_0))
         #expect(!edited.client.policy.validatesDomainName)
         #expect(change == "library afnetworking-2.1 → afnetworking-2.0, validatesDomainName YES → NO (afnetworking-2.0 has no validatesDomainName)")
     }
@@ -57,7 +57,7 @@ struct ClientKeyTests {
     @Test("Into 2.0, a chain check off and a nil domain come back as the loader would give them, and the line says why")
     func intoTwoZeroIsValid() throws {
         let lesson = try Self.lesson("02-forged-untrusted-ca") {
-            $0.client.library = .v2_1
+            $0.client.library = .afnetworking(.v2_1)
             $0.client.policy.validatesCertificateChain = false
             $0.client.passesDomain = false
         }
@@ -73,11 +73,11 @@ struct ClientKeyTests {
     @Test("Out of 2.0, validatesDomainName takes 4's default for the pinning mode")
     func outOfTwoZero() throws {
         let lesson = try Self.lesson("02-forged-untrusted-ca") {
-            $0.client.library = .v2_0
+            $0.client.library = .afnetworking(.v2_0)
             $0.client.policy.validatesDomainName = false
         }
         let (edited, change) = ScenarioEdit.nextLibrary.apply(to: lesson)
-        #expect(edited.client.library == .v4)
+        #expect(edited.client.library == .afnetworking(.v4))
         #expect(edited.client.policy.validatesDomainName)
         #expect(
             change
@@ -90,8 +90,8 @@ struct ClientKeyTests {
         var scenario = try Self.lesson("02-forged-untrusted-ca") { $0.client.policy.pinningMode = .certificate }
         for _ in 0..<(2 * AFNetworkingVersion.allCases.count) {
             scenario = ScenarioEdit.nextLibrary.apply(to: scenario).scenario
-            if scenario.client.library == .v2_2 { scenario.client.policy.validatesCertificateChain = false }
-            let release = scenario.client.library
+            if scenario.client.library == .afnetworking(.v2_2) { scenario.client.policy.validatesCertificateChain = false }
+            let release = try #require(scenario.client.library.afnetworking)
             if !release.hasValidatesDomainName {
                 #expect(scenario.client.policy.validatesDomainName == release.defaultValidatesDomainName(for: .certificate))
                 #expect(scenario.client.passesDomain)
@@ -103,7 +103,7 @@ struct ClientKeyTests {
     @Test("In 2.0, d and D change nothing and say that 2.0 has no domain check and takes no domain")
     func twoZeroHasNoDomainKeys() throws {
         let lesson = try Self.lesson("02-forged-untrusted-ca") {
-            $0.client.library = .v2_0
+            $0.client.library = .afnetworking(.v2_0)
             $0.client.policy.validatesDomainName = false
         }
         let (unchecked, checkLine) = ScenarioEdit.toggleValidatesDomainName.apply(to: lesson)

@@ -153,7 +153,7 @@ struct ConsoleUpdateTests {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
         Self.press([.character("?")], &state)
         let help = render(state, size: Size(columns: 80, rows: 24)).text
-        for key in ["→ Space", "j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "L", "H", "S E", "r", "x", "i", "m", "y n", "q Esc"] {
+        for key in ["→ Space", "j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "L", "H", "S E", "r", "x i", "m", "C", "y n", "q Esc"] {
             #expect(help.contains("\n  \(key) "), "\(key)")
         }
         #expect(help.contains("? opens this help"))

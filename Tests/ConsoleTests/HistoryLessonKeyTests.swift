@@ -12,7 +12,7 @@ struct HistoryLessonKeyTests {
     @Test("L takes lesson 38 back to AFNetworking 2.5.0, whose default policy refuses the self-signed forgery")
     func lesson38() {
         let state = Self.after("L", in: "38-afnetworking-2-5-1-accepts-self-signed")
-        #expect(state.scenario?.client.library == .v2_5_0)
+        #expect(state.scenario?.client.library == .afnetworking(.v2_5_0))
         #expect(state.report?.verdict == "REJECTED at chainTrust")
         #expect(state.report?.attackerView.readSecret == false)
     }
@@ -28,7 +28,7 @@ struct HistoryLessonKeyTests {
     @Test("L takes lesson 40 to AFNetworking 2.5.2 keeping validatesDomainName YES, and d then gives lesson 39")
     func lesson40() {
         var state = Self.after("L", in: "40-afnetworking-2-5-3-refuses-wrong-host")
-        #expect(state.scenario?.client.library == .v2_5_2)
+        #expect(state.scenario?.client.library == .afnetworking(.v2_5_2))
         #expect(state.scenario?.client.policy.validatesDomainName == true)
         #expect(state.report?.verdict == "REJECTED at chainTrust")
         ConsoleUpdateTests.press([.character("d")], &state)
@@ -40,7 +40,7 @@ struct HistoryLessonKeyTests {
     @Test("L takes lesson 41 from AFNetworking 2.0 to 4, whose chainTrust refuses the expired leaf")
     func lesson41() {
         let state = Self.after("L", in: "41-afnetworking-2-0-certificate-mode-ignores-trust")
-        #expect(state.scenario?.client.library == .v4)
+        #expect(state.scenario?.client.library == .afnetworking(.v4))
         #expect(state.report?.verdict == "REJECTED at chainTrust")
         #expect(state.report?.evaluation?.decidingStep?.detail.contains("'bank-leaf-2024' expired") == true)
     }

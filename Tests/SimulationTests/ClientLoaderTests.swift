@@ -60,7 +60,7 @@ struct ClientLoaderTests {
     @Test("A lesson written before these keys is AFNetworking 4 behind its session manager, with ATS fully on, over https")
     func anOldLessonKeepsItsMeaning() throws {
         let scenario = try load(Self.valid)
-        #expect(scenario.client.library == .v4)
+        #expect(scenario.client.library == .afnetworking(.v4))
         #expect(scenario.client.challengeHandler == .afnetworking)
         #expect(scenario.client.ats == AppTransportSecurity())
         #expect(!scenario.client.ats.linkedBeforeIOS9)

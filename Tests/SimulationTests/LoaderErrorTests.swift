@@ -101,9 +101,10 @@ struct LoaderErrorTests {
         ("  reveal: R\n", "", "x.yaml: lesson.reveal: missing"),
         ("    - id: attacker-ca", "    - id: bank-root", "x.yaml: world: the id 'bank-root' is used twice (entry 2)"),
         (
-            "  library: afnetworking-4", "  library: alamofire-5",
-            "x.yaml: client.library: 'alamofire-5' is not one of: afnetworking-2.0, afnetworking-2.1, afnetworking-2.2, afnetworking-2.5.0, "
-                + "afnetworking-2.5.1, afnetworking-2.5.2, afnetworking-2.5.3, afnetworking-2.6, afnetworking-4"
+            "  library: afnetworking-4", "  library: alamofire-6",
+            "x.yaml: client.library: 'alamofire-6' is not one of: afnetworking-2.0, afnetworking-2.1, afnetworking-2.2, afnetworking-2.5.0, "
+                + "afnetworking-2.5.1, afnetworking-2.5.2, afnetworking-2.5.3, afnetworking-2.6, afnetworking-4, alamofire-4, alamofire-5, "
+                + "android-nsc, curl, okhttp, okhttp-3.1.1, trustkit"
         ),
     ])
     func aBrokenFileNamesTheKeyPath(replacing: String, with replacement: String, expected: String) {

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Simulation
+
+extension MitmSim {
+    struct CompareCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "compare",
+            abstract: "Run a lesson's attack once per client model (its clients: list, else every model), one row each.",
+            discussion: "Each row is a real run: the verdict, the deciding step and what the attacker read. Exit status 2 on bad input.")
+
+        @OptionGroup var options: ScenarioOptions
+
+        @Argument(help: "A scenario id (see mitmsim list) or the path of a scenario file.")
+        var scenario: String
+
+        @Option(help: "Output format.")
+        var format: ReportFormat = .text
+
+        func run() throws {
+            let lesson = try options.load(scenario)
+            let comparison: Comparison
+            do {
+                comparison = try Comparison(scenario: lesson)
+            } catch let error as ScenarioError {
+                throw BadInput(error.description)  // it names the file and the key already
+            } catch {
+                throw BadInput("\(lesson.id): \(error)")
+            }
+            switch format {
+            case .text: print(comparison.text, terminator: "")
+            case .markdown: print(comparison.markdown, terminator: "")
+            case .json: print(comparison.json)
+            }
+        }
+    }
+}
