@@ -7,10 +7,10 @@ import PKI
 /// Apple's rules judge the chain: the connection's `serverTrust` keeps its platform and device trust store.
 /// App Transport Security is not part of this model (see Docs/peers-trustkit.md).
 public struct TrustKitClient: ClientModel, Equatable {
-    /// The app's `TSKConfiguration`.
-    public var configuration: TrustKitConfiguration
+    /// The app's `TSKConfiguration`; nil when it pins no domain at all (every host gets URLSession's default handling).
+    public var configuration: TrustKitConfiguration?
 
-    public init(configuration: TrustKitConfiguration) {
+    public init(configuration: TrustKitConfiguration?) {
         self.configuration = configuration
     }
 
@@ -22,6 +22,10 @@ public struct TrustKitClient: ClientModel, Equatable {
         let host = connection.host
         var trace = Trace()
         // NSString *domainConfigKey = getPinningConfigurationKeyForDomain(serverHostname, self.domainPinningPolicies);
+        guard let configuration else {
+            trace.add(.trustKitPolicyLookup, .note, "the app's TrustKit configuration pins no domain: TSKTrustDecisionDomainNotPinned")
+            return defaultHandling(connection, trace: &trace)
+        }
         guard let key = configuration.policyKey(forHost: host), let policy = configuration.pinnedDomains[key] else {
             trace.add(
                 .trustKitPolicyLookup, .note,

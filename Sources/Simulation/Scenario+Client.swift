@@ -21,19 +21,23 @@ public struct ClientSpec: Sendable, Decodable {
     public var infoPlist: String?
     /// The password the app passes to `SecPKCS12Import`; nil for the one the `.p12` was made with (`world.clientIdentity.password`).
     public var pkcs12Password: String?
+    /// `client.trustKit` and `client.android`: what the peer models need beyond the pins.
+    public var peerOptions = PeerOptions()
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case library, platform, policy, domain, challengeHandler, ats, infoPlist, linkedBeforeIOS9, pkcs12Password
+        case library, platform, policy, domain, challengeHandler, ats, infoPlist, linkedBeforeIOS9, pkcs12Password, trustKit, android
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         library = try container.decodeChoice(choices(ClientModelName.allCases), forKey: .library)
-        if library.afnetworking == nil, let key = CodingKeys.allCases.first(where: { ![.library, .policy].contains($0) && container.contains($0) }) {
+        if library.afnetworking == nil,
+            let key = CodingKeys.allCases.first(where: { ![.library, .policy, .trustKit, .android].contains($0) && container.contains($0) })
+        {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container,
                 debugDescription: "\(library) has no \(key.stringValue) (it belongs to the iOS client of the afnetworking-… names; a peer library's client "
-                    + "block gives library and policy only)")
+                    + "block gives library, policy, trustKit and android only)")
         }
         platform = try container.contains(.platform) ? container.decodeChoice(choices(Platform.iOS), forKey: .platform) : .iOS13
         guard container.contains(.policy) else {
@@ -75,6 +79,14 @@ public struct ClientSpec: Sendable, Decodable {
         }
         ats.linkedBeforeIOS9 = try container.decodeValueIfPresent(Bool.self, forKey: .linkedBeforeIOS9) ?? false
         pkcs12Password = try container.decodeValueIfPresent(String.self, forKey: .pkcs12Password)
+        if let trustKit = try container.decodeIfPresent(PeerOptions.TrustKitKeys.self, forKey: .trustKit) {
+            peerOptions.trustKitEnforcePinning = trustKit.enforcePinning ?? true
+            peerOptions.trustKitExpirationDate = trustKit.expirationDate
+        }
+        if let android = try container.decodeIfPresent(PeerOptions.AndroidKeys.self, forKey: .android) {
+            peerOptions.androidTargetSdkVersion = android.targetSdkVersion ?? NetworkSecurityConfig.defaultTargetSdkVersion
+            peerOptions.androidPinSetExpiration = android.pinSetExpiration
+        }
     }
 }
 

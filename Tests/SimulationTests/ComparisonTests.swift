@@ -49,9 +49,20 @@ struct ComparisonTests {
     }
 
     // Until the models branch is merged, a peer is this one refusal (Scenario.clientModel(in:)); this test goes with it.
-    @Test("A peer library without its model is refused at client.library, in one line")
-    func aPeerWithoutItsModelIsRefused() throws {
-        #expect(throws: ScenarioError.self) { try Comparison(scenario: Self.lesson("02-forged-untrusted-ca"), clients: [.okhttp]) }
+    @Test("The appended pinned certificate gets past OkHttp before its chain-cleaning fix, and not past today's (CVE-2016-2402)")
+    func theAppendedPinnedCertificateSplitsOldAndNewOkHttp() throws {
+        let comparison = try Comparison(scenario: Self.lesson("21-appended-pinned-certificate"), clients: [.okhttp, .okhttp3_1_1])
+        #expect(comparison.rows.map(\.trusted) == [false, true])
+        #expect(comparison.rows.map(\.decidingCheck) == [.okHttpCertificatePinner, .okHttpCertificatePinner])
+        #expect(comparison.rows.map(\.attackerSawPlaintext) == [false, true])
+    }
+
+    @Test("Each peer takes the lesson's root pin in its own terms: only curl, which pins the leaf's key alone, refuses the mis-issued leaf")
+    func aRootPinLetsTheMisissuedLeafThroughEveryPeerButCurl() throws {
+        let comparison = try Comparison(
+            scenario: Self.lesson("20-compromised-intermediate-vs-root-pin"), clients: [.alamofire5, .trustkit, .okhttp, .androidNSC, .curl])
+        #expect(comparison.rows.map(\.trusted) == [true, true, true, true, false])
+        #expect(comparison.rows.last?.decidingCheck == .curlPinnedPublicKey)
     }
 
     @Test("The JSON has exactly scenario and rows, each row exactly client, trusted, decidingCheck and attackerSawPlaintext")
@@ -139,7 +150,7 @@ struct ClientsKeyTests {
                 ClientLoaderTests.library("curl", policy: "    pinningMode: none").replacingOccurrences(
                     of: "  library: curl\n", with: "  library: curl\n  challengeHandler: acceptAll\n"),
                 "x.yaml: client.challengeHandler: curl has no challengeHandler (it belongs to the iOS client of the afnetworking-… names; "
-                    + "a peer library's client block gives library and policy only)"
+                    + "a peer library's client block gives library, policy, trustKit and android only)"
             ),
         ])
     func iOSKeysUnderAPeer(text: String, expected: String) {
