@@ -18,7 +18,10 @@ enum InfoPlist {
         var ats: ATSKeys?
         var trustKit: TrustKitConfiguration?
 
-        enum CodingKeys: String, CodingKey { case ats = "NSAppTransportSecurity", trustKit = "TSKConfiguration" }
+        enum CodingKeys: String, CodingKey {
+            case ats = "NSAppTransportSecurity"
+            case trustKit = "TSKConfiguration"
+        }
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)

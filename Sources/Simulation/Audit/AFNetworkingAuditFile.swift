@@ -26,7 +26,9 @@ public struct AFNetworkingAuditFile: Sendable {
     public var domains: [String]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, SSLPinningMode, allowInvalidCertificates, validatesDomainName, validatesCertificateChain, pinnedCertificates
+        case version
+        case pinningMode = "SSLPinningMode"
+        case allowInvalidCertificates, validatesDomainName, validatesCertificateChain, pinnedCertificates
         case challengeHandler, domains
     }
 
@@ -74,7 +76,7 @@ public struct AFNetworkingAuditFile: Sendable {
         init(from decoder: Decoder) throws {
             let container = try decoder.strictContainer(CodingKeys.self)
             let version = try container.decodeChoice(choices(AFNetworkingVersion.allCases), forKey: .version)
-            let mode = try container.contains(.SSLPinningMode) ? container.decodeChoice(choices(SSLPinningMode.allCases), forKey: .SSLPinningMode) : .none
+            let mode = try container.contains(.pinningMode) ? container.decodeChoice(choices(SSLPinningMode.allCases), forKey: .pinningMode) : .none
             func refuse(_ key: CodingKeys, _ why: String) -> DecodingError {
                 .dataCorruptedError(forKey: key, in: container, debugDescription: "\(version.rawValue) has no \(key.stringValue) (\(why))")
             }

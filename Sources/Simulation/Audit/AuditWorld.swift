@@ -126,9 +126,9 @@ extension AuditConfiguration {
             if given != nil {
                 pins[index].worldID = byHash[pin.hash]
             } else if let certificate = pin.certificate {
-                pins[index].worldID =
-                    certificate.isAuthority
-                    ? (certificate.isSelfIssued ? "root" : "intermediate-1") : HostNameMatcher.certificate(certificate, names: host.name) ? "leaf" : nil
+                // The first pinned leaf that names the host stands for the server's leaf; another is a backup.
+                let isLeaf = !certificate.isAuthority && HostNameMatcher.certificate(certificate, names: host.name) && !pins.contains { $0.worldID == "leaf" }
+                pins[index].worldID = certificate.isAuthority ? (certificate.isSelfIssued ? "root" : "intermediate-1") : isLeaf ? "leaf" : nil
             } else if firstOfGroup.insert(pin.group).inserted {
                 pins[index].worldID = "leaf"
                 pins[index].assumed = true

@@ -73,8 +73,10 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         parser.delegate = tree
-        guard parser.parse(), let root = tree.root else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "no root element"
+        // Foundation on Linux reports success for a file that ends inside an element, so the tree checks it is closed.
+        guard parser.parse(), let root = tree.root, tree.isClosed else {
+            let reason =
+                parser.parserError.map { ($0 as NSError).localizedDescription } ?? (tree.root == nil ? "no root element" : "an element is never closed")
             throw refuse("line \(parser.lineNumber)", "is not well-formed XML (\(reason))")
         }
         return try Reader(file: path).config(root)
@@ -100,6 +102,8 @@ final class ConfigElement {
 final class ConfigElementTree: NSObject, XMLParserDelegate {
     private(set) var root: ConfigElement?
     private var open: [ConfigElement] = []
+    /// True once every element opened has been closed.
+    var isClosed: Bool { open.isEmpty }
 
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
