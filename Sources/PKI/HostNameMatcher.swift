@@ -3,9 +3,9 @@
 ///
 /// Only the SAN counts. The host is first matched against the SAN's DNS names; when it is written as an
 /// IP address it is then compared, as bytes, with the SAN's IP addresses.
-enum HostNameMatcher {
+package enum HostNameMatcher {
     /// True when `certificate`'s SAN names `host`. An empty host is named by no certificate.
-    static func certificate(_ certificate: Certificate, names host: String) -> Bool {
+    package static func certificate(_ certificate: Certificate, names host: String) -> Bool {
         if certificate.dnsNames.contains(where: { isPresentable($0) && dnsName($0, matches: host) }) { return true }
         guard let address = addressBytes(host) else { return false }
         return certificate.ipAddresses.contains { IPAddress.bytes($0) == address }

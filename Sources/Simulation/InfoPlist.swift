@@ -13,15 +13,43 @@ enum InfoPlist {
         let description: String
     }
 
-    /// The plist's top level: only `NSAppTransportSecurity` is read, so other keys are no error.
+    /// The plist's top level: only `NSAppTransportSecurity` (and, for an audit, `TSKConfiguration`) is read, so other keys are no error.
     private struct TopLevel: Decodable {
         var ats: ATSKeys?
+        var trustKit: TrustKitPlist?
 
-        enum CodingKeys: String, CodingKey { case ats = "NSAppTransportSecurity" }
+        enum CodingKeys: String, CodingKey {
+            case ats = "NSAppTransportSecurity"
+            case trustKit = "TSKConfiguration"
+        }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            ats = try container.decodeIfPresent(ATSKeys.self, forKey: .ats)
+            // A lesson's Info.plist is read for ATS alone; only an audit reads TrustKit's configuration.
+            if decoder.userInfo[.unmodelledATSKeys] != nil { trustKit = try container.decodeIfPresent(TrustKitPlist.self, forKey: .trustKit) }
+        }
+    }
+
+    /// What an audit reads from an Info.plist: ATS, the ATS keys it passed over, and TrustKit's configuration.
+    struct Audited: Sendable {
+        var ats: AppTransportSecurity
+        /// Key paths of Apple's ATS keys mitmsim does not model, in the order met.
+        var unmodelledKeys: [String]
+        var trustKit: TrustKitPlist?
     }
 
     /// The ATS settings of the Info.plist at `path`; the defaults (ATS fully on) when it has no `NSAppTransportSecurity`.
     static func appTransportSecurity(at path: String) throws(Refusal) -> AppTransportSecurity {
+        try read(at: path, auditing: false).ats
+    }
+
+    /// The Info.plist at `path` as an audit reads it: ATS keys mitmsim does not model are listed, not refused.
+    static func audited(at path: String) throws(Refusal) -> Audited {
+        try read(at: path, auditing: true)
+    }
+
+    private static func read(at path: String, auditing: Bool) throws(Refusal) -> Audited {
         func refuse(_ keyPath: String, _ reason: String) -> Refusal {
             Refusal(description: ScenarioError(file: path, path: keyPath, reason: reason).description)
         }
@@ -41,8 +69,12 @@ enum InfoPlist {
         if isXML, elementDepth(bytes) > ScenarioLimits.infoPlistDepth {
             throw refuse("", "nests elements more than \(ScenarioLimits.infoPlistDepth) deep, the most mitmsim reads (an Info.plist needs fewer than 10)")
         }
+        let unmodelled = UnmodelledATSKeys()
+        let decoder = PropertyListDecoder()
+        if auditing { decoder.userInfo[.unmodelledATSKeys] = unmodelled }
         do {
-            return try PropertyListDecoder().decode(TopLevel.self, from: Data(bytes)).ats?.value ?? AppTransportSecurity()
+            let top = try decoder.decode(TopLevel.self, from: Data(bytes))
+            return Audited(ats: top.ats?.value ?? AppTransportSecurity(), unmodelledKeys: unmodelled.keys.withLock { $0 }, trustKit: top.trustKit)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             throw refuse("", "is not a valid property list" + (detail.map { " (\($0))" } ?? ""))

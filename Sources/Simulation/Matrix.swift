@@ -260,16 +260,22 @@ public struct Matrix: Sendable {
     }
 
     static func scenario(_ staged: Scenario, _ policy: Policy, _ column: Column, pinnedIDs: [Pinned: String]) -> Scenario {
-        var scenario = staged
-        scenario.attacker = column.attack(in: staged)
-        if column.installsAttackerCA, let index = scenario.world.authorities.firstIndex(where: { $0.id == attackerCA }) {
-            scenario.world.authorities[index].deviceTrust = .userInstalled
-        }
+        var scenario = attacked(staged, column)
         scenario.client.library = .afnetworking(policy.version)
         scenario.client.policy = PolicySpec(
             pinningMode: policy.pinningMode, allowInvalidCertificates: policy.allowInvalidCertificates,
             validatesDomainName: policy.validatesDomainName, pinnedCertificates: pinnedIDs[policy.pinned].map { [$0] } ?? [],
             validatesCertificateChain: policy.validatesCertificateChain)
+        return scenario
+    }
+
+    /// `staged` with `column`'s attack, and the attacker's CA installed on the device when the column says so.
+    static func attacked(_ staged: Scenario, _ column: Column) -> Scenario {
+        var scenario = staged
+        scenario.attacker = column.attack(in: staged)
+        if column.installsAttackerCA, let index = scenario.world.authorities.firstIndex(where: { $0.id == attackerCA }) {
+            scenario.world.authorities[index].deviceTrust = .userInstalled
+        }
         return scenario
     }
 
@@ -279,28 +285,21 @@ public struct Matrix: Sendable {
         let arena = try MatrixArena(scenario)
         let policies = arena.policies(rows)
         let jobs = policies.flatMap { policy in columns.map { (policy, $0) } }
-        let results = Locked<[Int: Cell]>([:])
-        let failure = Locked<Error?>(nil)
-        DispatchQueue.concurrentPerform(iterations: max(1, workers)) { worker in
-            do {
-                let stage = try MatrixStage(arena, columns: columns)
-                defer { stage.stop() }
-                for index in stride(from: worker, to: jobs.count, by: max(1, workers)) {
-                    let cell = try stage.run(jobs[index].0, jobs[index].1)
-                    results.withLock { $0[index] = cell }
-                }
-            } catch {
-                failure.withLock { $0 = error }
-            }
+        let cells = try arena.perform(jobs, columns: columns, workers: workers) { stage, job in
+            let (policy, column) = job
+            let scenario = Matrix.scenario(arena.staged, policy, column, pinnedIDs: arena.pinnedIDs)
+            let run = try stage.run(scenario, column, app: ScenarioRunner.App(scenario, arena.world))
+            return Cell(
+                policy: policy, column: column, trusted: run.trusted, attackerSawPlaintext: run.attackerSawPlaintext,
+                serverReceivedRequest: run.serverReceivedRequest, decidingCheck: run.evaluation?.decidingStep?.check)
         }
-        if let error = failure.withLock({ $0 }) { throw error }
         scenarioID = scenario.id
         self.rows = rows
         staged = arena.staged
         pinnedIDs = arena.pinnedIDs
         self.columns = columns
         self.policies = policies
-        cells = results.withLock { done in jobs.indices.compactMap { done[$0] } }
+        self.cells = cells
     }
 }
 
@@ -312,8 +311,10 @@ struct MatrixArena: Sendable {
     let installed: World
     let pinnedIDs: [Matrix.Pinned: String]
 
-    init(_ scenario: Scenario) throws {
-        staged = Self.stage(scenario)
+    /// `keepsApp` keeps the scenario's App Transport Security and challenge handler (an audit judges the app as
+    /// configured); otherwise AFSecurityPolicy alone decides, as in the matrix.
+    init(_ scenario: Scenario, keepsApp: Bool = false) throws {
+        staged = Self.stage(scenario, keepsApp: keepsApp)
         world = try World(staged)
         installed = world.installing(Matrix.attackerCA)
         var pinned: [Matrix.Pinned: String] = [.leaf: world.server.leaf.id]
@@ -327,12 +328,14 @@ struct MatrixArena: Sendable {
     /// and the Info.plist leaves the host's trust to the app, as the articles' apps do (`sameAppLegend`).
     /// Staging a scenario a matrix cell was loaded from starts again from its own certificates, so the
     /// matrix's are never added twice, and the attacker's CA is again not trusted by the device.
-    static func stage(_ scenario: Scenario) -> Scenario {
+    static func stage(_ scenario: Scenario, keepsApp: Bool = false) -> Scenario {
         var staged = scenario
-        // The rows are AFSecurityPolicy's, whichever client the lesson runs.
-        staged.client.library = .afnetworking(scenario.client.library.afnetworking ?? .v4)
-        staged.client.challengeHandler = .afnetworking
-        staged.client.ats = AppTransportSecurity(exceptionDomains: [scenario.server.host: .init(allowsInsecureHTTPLoads: true)])
+        if !keepsApp {
+            // The rows are AFSecurityPolicy's, whichever client the lesson runs.
+            staged.client.library = .afnetworking(scenario.client.library.afnetworking ?? .v4)
+            staged.client.challengeHandler = .afnetworking
+            staged.client.ats = AppTransportSecurity(exceptionDomains: [scenario.server.host: .init(allowsInsecureHTTPLoads: true)])
+        }
         staged.request.scheme = .https
         let own: Set = [Matrix.attackerCA, Matrix.publicCA, Matrix.wrongHostLeaf, Matrix.expiredLeaf]
         staged.world.authorities.removeAll { own.contains($0.id) }
@@ -351,6 +354,29 @@ struct MatrixArena: Sendable {
                 notBefore: clock.addingTimeInterval(-400 * 86_400), notAfter: clock.addingTimeInterval(-35 * 86_400)),
         ]
         return staged
+    }
+
+    /// `body` for every job, on `workers` threads that each reuse one `MatrixStage` (its origin, proxies and
+    /// clients), in the order of `jobs`.
+    func perform<Job: Sendable, Result: Sendable>(
+        _ jobs: [Job], columns: [Matrix.Column], workers: Int, _ body: @Sendable (MatrixStage, Job) throws -> Result
+    ) throws -> [Result] {
+        let results = Locked<[Int: Result]>([:])
+        let failure = Locked<Error?>(nil)
+        DispatchQueue.concurrentPerform(iterations: max(1, workers)) { worker in
+            do {
+                let stage = try MatrixStage(self, columns: columns)
+                defer { stage.stop() }
+                for index in stride(from: worker, to: jobs.count, by: max(1, workers)) {
+                    let result = try body(stage, jobs[index])
+                    results.withLock { $0[index] = result }
+                }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return results.withLock { done in jobs.indices.compactMap { done[$0] } }
     }
 
     /// The rows `rows` asks for; for one release's settings, what is pinned takes only the roles this chain has.
@@ -377,14 +403,12 @@ struct MatrixArena: Sendable {
 
 /// One worker's servers: an origin, a proxy per column, and a client per trust store, reused for every cell.
 final class MatrixStage: Sendable {
-    private let arena: MatrixArena
     private let origin: OriginServer
     private let proxies: [Matrix.Column: InterceptingProxy]
     /// A client that trusts the device's store, and one whose user installed the attacker's CA.
     private let client: TLSClient, installedClient: TLSClient
 
     init(_ arena: MatrixArena, columns: [Matrix.Column]) throws {
-        self.arena = arena
         let staged = arena.staged
         let world = arena.world
         let log = EventLog()
@@ -413,20 +437,26 @@ final class MatrixStage: Sendable {
         }
     }
 
-    func run(_ policy: Matrix.Policy, _ column: Matrix.Column) throws -> Matrix.Cell {
-        let scenario = Matrix.scenario(arena.staged, policy, column, pinnedIDs: arena.pinnedIDs)
+    /// What one run showed: the verdict, what the attacker read, whether the bank got the request.
+    struct Run: Sendable {
+        let evaluation: PolicyEvaluation?
+        let attackerSawPlaintext: Bool
+        let serverReceivedRequest: Bool
+
+        var trusted: Bool { evaluation?.isTrusted ?? false }
+    }
+
+    /// `scenario` (the staged one under `column`'s attack, see `Matrix.attacked`) with `app` deciding.
+    func run(_ scenario: Scenario, _ column: Matrix.Column, app: ScenarioRunner.App) -> Run {
         let proxy = proxies[column]
         let flowsBefore = proxy?.flows.count ?? 0
         let requestsBefore = origin.requestsReceived.count
         let client = column.installsAttackerCA ? installedClient : client
-        let outcome = ScenarioRunner.exchange(
-            scenario, try ScenarioRunner.App(scenario, arena.world), client: client, port: proxy?.port ?? origin.port, log: EventLog())
+        let outcome = ScenarioRunner.exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: EventLog())
         let flows = proxy?.flows.dropFirst(flowsBefore) ?? []
-        return Matrix.Cell(
-            policy: policy, column: column, trusted: outcome.evaluation?.isTrusted ?? false,
-            attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
-            serverReceivedRequest: origin.requestsReceived.count > requestsBefore,
-            decidingCheck: outcome.evaluation?.decidingStep?.check)
+        return Run(
+            evaluation: outcome.evaluation, attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
+            serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
     }
 
     func stop() {

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTLS
 import PKI
 import Policies
 
@@ -160,8 +161,7 @@ struct ATSKeys: Decodable {
     static let unmodelled: Set = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking", "NSPinnedDomains"]
 
     init(from decoder: Decoder) throws {
-        try refuseUnmodelled(Self.unmodelled, CodingKeys.self, in: decoder)
-        let container = try decoder.strictContainer(CodingKeys.self)
+        let container = try modelledContainer(Self.unmodelled, CodingKeys.self, in: decoder)
         value = AppTransportSecurity(allowsArbitraryLoads: try container.decodeValueIfPresent(Bool.self, forKey: .allowsArbitraryLoads) ?? false)
         guard container.contains(.exceptionDomains) else { return }
         let domains = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .exceptionDomains)
@@ -201,8 +201,7 @@ struct ExceptionDomainKeys: Decodable {
     static let tlsVersions: [String: TLSVersion] = ["TLSv1.0": .tls10, "TLSv1.1": .tls11, "TLSv1.2": .tls12, "TLSv1.3": .tls13]
 
     init(from decoder: Decoder) throws {
-        try refuseUnmodelled(Self.unmodelled, CodingKeys.self, in: decoder)
-        let container = try decoder.strictContainer(CodingKeys.self)
+        let container = try modelledContainer(Self.unmodelled, CodingKeys.self, in: decoder)
         value = AppTransportSecurity.ExceptionDomain(
             includesSubdomains: try container.decodeValueIfPresent(Bool.self, forKey: .includesSubdomains) ?? false,
             allowsInsecureHTTPLoads: try container.decodeValueIfPresent(Bool.self, forKey: .allowsInsecureHTTPLoads) ?? false,
@@ -212,13 +211,29 @@ struct ExceptionDomainKeys: Decodable {
     }
 }
 
-/// Throws at the first of Apple's ATS keys in `names`, which mitmsim knows of but does not simulate.
-private func refuseUnmodelled<Keys: CodingKey & CaseIterable>(_ names: Set<String>, _ modelled: Keys.Type, in decoder: Decoder) throws {
-    guard let key = try decoder.container(keyedBy: AnyKey.self).allKeys.first(where: { names.contains($0.stringValue) }) else { return }
-    let known = Keys.allCases.map(\.stringValue)
-    let list = known.dropLast().joined(separator: ", ") + (known.count > 1 ? " and " : "") + (known.last ?? "")
-    throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath + [key], debugDescription: "\(key.stringValue) is an ATS key mitmsim does not model (it models \(list))"))
+/// The strict container of `Keys`, with Apple's ATS keys in `names`, which mitmsim knows of but does not simulate,
+/// refused by name; or, when the decoder carries `UnmodelledATSKeys` (an audit), recorded there and passed over.
+private func modelledContainer<Keys: CodingKey & CaseIterable>(
+    _ names: Set<String>, _ modelled: Keys.Type, in decoder: Decoder
+) throws -> KeyedDecodingContainer<Keys> {
+    let present = try decoder.container(keyedBy: AnyKey.self).allKeys.filter { names.contains($0.stringValue) }
+    if let collected = decoder.userInfo[.unmodelledATSKeys] as? UnmodelledATSKeys {
+        let path = decoder.codingPath.map(\.stringValue)
+        collected.keys.withLock { $0 += present.map { (path + [$0.stringValue]).joined(separator: ".") } }
+        return try decoder.strictContainer(Keys.self, ignoring: names)
+    }
+    if let key = present.first {
+        let known = Keys.allCases.map(\.stringValue)
+        let list = known.dropLast().joined(separator: ", ") + (known.count > 1 ? " and " : "") + (known.last ?? "")
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: decoder.codingPath + [key], debugDescription: "\(key.stringValue) is an ATS key mitmsim does not model (it models \(list))"))
+    }
+    return try decoder.strictContainer(Keys.self)
+}
+
+/// Where an audit's decoder records the ATS keys it passed over, as key paths ("NSAppTransportSecurity.NSAllowsLocalNetworking").
+final class UnmodelledATSKeys: Sendable {
+    let keys = Locked<[String]>([])
 }
 
 /// A choice of every case of a string enum, by raw value.
@@ -231,4 +246,7 @@ extension CodingUserInfoKey {
     /// there. Absent for a lesson built into mitmsim, which has no directory.
     // The initializer is failable by protocol only: it accepts every string.
     static let scenarioDirectory = CodingUserInfoKey(rawValue: "mitmsim.scenarioDirectory")!
+    /// An `UnmodelledATSKeys` that collects the ATS keys mitmsim does not model instead of refusing them (an audit).
+    // The initializer is failable by protocol only: it accepts every string.
+    static let unmodelledATSKeys = CodingUserInfoKey(rawValue: "mitmsim.unmodelledATSKeys")!
 }

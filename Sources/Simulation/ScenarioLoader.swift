@@ -69,7 +69,7 @@ public enum ScenarioLoader {
     // MARK: - Text and YAML
 
     /// The file as text, or an error naming the line with the first byte that is not UTF-8.
-    private static func utf8(_ data: Data, file: String) throws -> String {
+    static func utf8(_ data: Data, file: String) throws -> String {
         var parser = Unicode.UTF8.ForwardParser()
         var bytes = data.makeIterator()
         var offset = 0
@@ -86,7 +86,7 @@ public enum ScenarioLoader {
 
     /// Reads `text` into YAML nodes and runs `body` on the document (nil for a file with none) while the
     /// parser, which owns the anchors, is alive. A YAML syntax error names its line and column.
-    private static func compose<T>(_ text: String, file: String, _ body: (Node) throws -> T) throws -> T? {
+    static func compose<T>(_ text: String, file: String, _ body: (Node) throws -> T) throws -> T? {
         do {
             let parser = try Parser(yaml: text, resolver: .basic.appending(.merge))
             return try withExtendedLifetime(parser) { try parser.singleRoot().map(body) }

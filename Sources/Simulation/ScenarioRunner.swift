@@ -45,6 +45,12 @@ public enum ScenarioRunner {
         /// which mitmsim does not give the app's `.p12` (its model judges the server's chain only).
         let identityStep: TraceStep?
 
+        /// A peer library built elsewhere (an audit's configuration): it presents no client certificate.
+        init(model: any ClientModel) {
+            self.model = model
+            (identity, identityStep) = (nil, nil)
+        }
+
         init(_ scenario: Scenario, _ world: World) throws {
             model = try scenario.clientModel(in: world)
             guard scenario.client.library.afnetworking != nil else {

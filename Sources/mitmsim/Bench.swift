@@ -7,7 +7,9 @@ extension MitmSim {
     struct Bench: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure the engine (run a release build: swift run -c release mitmsim bench …).",
-            subcommands: [PKIBench.self, NetworkBench.self, MatrixBench.self, CompareBench.self, ConsoleBench.self, LoadClientCommand.self])
+            subcommands: [
+                PKIBench.self, NetworkBench.self, MatrixBench.self, CompareBench.self, AuditBench.self, ConsoleBench.self, LoadClientCommand.self,
+            ])
 
         /// Prints a benchmark's report; a benchmark that cannot measure is bad input (exit 2, one line).
         static func report(_ measure: () throws -> [String]) throws {

@@ -8,7 +8,10 @@ struct MitmSim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mitmsim",
         abstract: "A man-in-the-middle simulator for teaching TLS trust, with AFNetworking's AFSecurityPolicy as the client.",
-        subcommands: [TUI.self, List.self, Run.self, CompareCommand.self, MatrixCommand.self, LabCommand.self, Evaluate.self, PKICommand.self, Bench.self])
+        subcommands: [
+            TUI.self, List.self, Run.self, CompareCommand.self, MatrixCommand.self, AuditCommand.self, LabCommand.self, Evaluate.self, PKICommand.self,
+            Bench.self,
+        ])
 
     /// With no command: the lesson list on a terminal, the help text anywhere else (a pipe, CI).
     func run() throws {

@@ -1,0 +1,115 @@
+import Foundation
+import PKI
+import Policies
+
+/// A client model an audit runs every attack against, configured from the audited files.
+struct AuditJudge: Sendable {
+    /// How the report names it: "iOS app (afnetworking-4)".
+    let name: String
+    /// The app that judges the connections to one host, built for that host's generated world.
+    let app: @Sendable (Scenario, World, AuditWorld) throws -> ScenarioRunner.App
+}
+
+extension AuditConfiguration {
+    /// Who judges: one client model per kind of configuration given. THE place where a peer model joins the
+    /// audit: each peer's case below becomes its `ClientModel` built from the parsed file, with the pins placed
+    /// in the host's world by `AuditWorld.pins` (`worldID` names the generated certificate each pin stands for).
+    func judges() throws -> [AuditJudge] {
+        var judges: [AuditJudge] = []
+        if infoPlist != nil || afnetworking != nil { judges.append(iOSJudge) }
+        if let trustKit = infoPlist?.value.trustKit { judges.append(Self.trustKitJudge(trustKit, file: infoPlist?.file ?? "")) }
+        if let nsc = networkSecurityConfig { judges.append(androidJudge(nsc)) }
+        if let okHttp = okHttpPins { judges.append(okHttpJudge(okHttp)) }
+        return judges
+    }
+
+    /// Each pin as the generated world holds it: a pin placed on a generated certificate becomes that
+    /// certificate's key hash; a pin that matches nothing given keeps the hash as written.
+    private static func placed(_ audited: AuditWorld, in world: World) throws -> [String: String] {
+        var hashes: [String: String] = [:]
+        for pin in audited.pins {
+            hashes[pin.hash] = try pin.worldID.map { try world.entry($0, file: "audit", path: pin.source).certificate.publicKeySHA256Base64 } ?? pin.hash
+        }
+        return hashes
+    }
+
+    /// TrustKit from the Info.plist's `TSKConfiguration`, its pins placed in the host's world.
+    private static func trustKitJudge(_ trustKit: TrustKitPlist, file: String) -> AuditJudge {
+        AuditJudge(name: "TrustKit (\(file))") { _, world, audited in
+            let hashes = try placed(audited, in: world)
+            let day = Date.ISO8601FormatStyle().year().month().day()
+            let domains = trustKit.pinnedDomains.mapValues { entry in
+                TrustKitDomainPolicy(
+                    publicKeyHashes: entry.publicKeyHashes.map { hashes[$0] ?? $0 }, includeSubdomains: entry.includesSubdomains,
+                    enforcePinning: entry.enforcesPinning, expirationDate: entry.expirationDate.map { $0.formatted(day) })
+            }
+            do throws(TrustKitConfigurationError) {
+                return ScenarioRunner.App(model: TrustKitClient(configuration: try TrustKitConfiguration(pinnedDomains: domains)))
+            } catch {
+                throw AuditError("\(file): TSKConfiguration: \(error.description)")
+            }
+        }
+    }
+
+    /// Android's Network Security Config as the app at `--target-sdk` reads it (a release build: no debug overrides).
+    private func androidJudge(_ nsc: Source<NetworkSecurityConfigFile>) -> AuditJudge {
+        AuditJudge(name: "Android Network Security Config (\(nsc.file), targetSdkVersion \(targetSDK))") { [targetSDK] _, world, audited in
+            let hashes = try Self.placed(audited, in: world)
+            func anchors(_ written: [NetworkSecurityConfigFile.TrustAnchor]?) -> [NetworkSecurityConfig.CertificatesEntry]? {
+                written?.map { anchor in
+                    let source: NetworkSecurityConfig.CertificatesEntry.Source =
+                        switch anchor.source {
+                        case "system": .system
+                        case "user": .user
+                        // The audit is not given the app's raw resources: such an anchor holds no certificate here.
+                        default: .resource(name: anchor.source, certificates: [])
+                        }
+                    return .init(source, overridePins: anchor.overridePins)
+                }
+            }
+            func domainConfig(_ written: NetworkSecurityConfigFile.Configuration) throws -> NetworkSecurityConfig.DomainConfig {
+                NetworkSecurityConfig.DomainConfig(
+                    domains: written.domains.map { .init($0.name, includeSubdomains: $0.includesSubdomains) },
+                    cleartextTrafficPermitted: written.cleartextTrafficPermitted, trustAnchors: anchors(written.trustAnchors),
+                    pinSet: try written.pinSet.map { set in
+                        .init(pins: try set.pins.map { try NetworkSecurityConfig.Pin(base64: hashes[$0] ?? $0) }, expiration: set.expiration)
+                    },
+                    domainConfigs: try written.nested.map(domainConfig))
+            }
+            let config = NetworkSecurityConfig(
+                baseConfig: nsc.value.base.map { .init(cleartextTrafficPermitted: $0.cleartextTrafficPermitted, trustAnchors: anchors($0.trustAnchors)) },
+                domainConfigs: try nsc.value.domainConfigs.map(domainConfig))
+            return ScenarioRunner.App(model: AndroidNetworkSecurityClient(config: config, targetSdkVersion: targetSDK))
+        }
+    }
+
+    /// OkHttp's `CertificatePinner` from the pins file, on Android's default trust at `--target-sdk`.
+    private func okHttpJudge(_ okHttp: Source<[OkHttpPin]>) -> AuditJudge {
+        AuditJudge(name: "OkHttp CertificatePinner (\(okHttp.file))") { [targetSDK] _, world, audited in
+            let hashes = try Self.placed(audited, in: world)
+            let pins = try okHttp.value.map { try CertificatePinner.Pin(pattern: $0.pattern, pin: "sha256/" + (hashes[$0.hash] ?? $0.hash)) }
+            return ScenarioRunner.App(
+                model: OkHttpClient(certificatePinner: CertificatePinner(pins: pins), trustManager: .platformDefault(targetSdkVersion: targetSDK)))
+        }
+    }
+
+    /// The whole iOS client: ATS from the Info.plist (Apple's defaults without one) and, with `--afnetworking`,
+    /// its release, `AFSecurityPolicy` and challenge handler; without it, URLSession's default handling.
+    private var iOSJudge: AuditJudge {
+        let ats = infoPlist?.value.ats ?? AppTransportSecurity()
+        let af = afnetworking?.value
+        return AuditJudge(name: af.map { "iOS app (\($0.version.rawValue))" } ?? "iOS app (URLSession default handling)") { scenario, world, audited in
+            var scenario = scenario
+            scenario.client.ats = ats
+            if let af {
+                scenario.client.library = .afnetworking(af.version)
+                scenario.client.challengeHandler = af.challengeHandler
+                scenario.client.policy = PolicySpec(
+                    pinningMode: af.pinningMode, allowInvalidCertificates: af.allowInvalidCertificates, validatesDomainName: af.validatesDomainName,
+                    pinnedCertificates: audited.pins.filter { $0.certificate != nil }.compactMap(\.worldID),
+                    validatesCertificateChain: af.validatesCertificateChain)
+            }
+            return try ScenarioRunner.App(scenario, world)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import PKI
+import Policies
+
+/// The configuration files an audit reads, each parsed as written, with the file it came from.
+public struct AuditConfiguration: Sendable {
+    /// A parsed input and the file it was read from.
+    public struct Source<Value: Sendable>: Sendable {
+        public let file: String
+        public let value: Value
+    }
+
+    /// What an audit reads from an Info.plist.
+    public struct InfoPlistSettings: Sendable {
+        /// `NSAppTransportSecurity`, with Apple's defaults for what it leaves out.
+        public var ats: AppTransportSecurity
+        /// Key paths of Apple's ATS keys that mitmsim does not model: read, warned about, not simulated.
+        public var unmodelledKeys: [String]
+        /// `TSKConfiguration`, when the app configures TrustKit in its Info.plist.
+        public var trustKit: TrustKitPlist?
+    }
+
+    public var infoPlist: Source<InfoPlistSettings>?
+    public var networkSecurityConfig: Source<NetworkSecurityConfigFile>?
+    /// The app's `targetSdkVersion`, which decides whether Android trusts user-installed CAs by default (≤ 23 does).
+    public var targetSDK: Int
+    public var okHttpPins: Source<[OkHttpPin]>?
+    public var afnetworking: Source<AFNetworkingAuditFile>?
+    /// The real chains, leaf first, one per `--chain` file.
+    public var chains: [Source<[Certificate]>]
+
+    /// A current Android SDK, the default `--target-sdk`.
+    public static let defaultTargetSDK = 34
+
+    /// Reads every file named; the first that cannot be used throws a one-line error naming it and the key or line.
+    public static func read(
+        infoPlist: String? = nil, androidNSC: String? = nil, targetSDK: Int = defaultTargetSDK, okHttpPins: String? = nil,
+        afnetworking: String? = nil, chains: [String] = []
+    ) throws -> AuditConfiguration {
+        guard infoPlist != nil || androidNSC != nil || okHttpPins != nil || afnetworking != nil else {
+            throw AuditError("give at least one configuration to audit: --info-plist, --android-nsc, --okhttp-pins or --afnetworking")
+        }
+        guard (1...100).contains(targetSDK) else { throw AuditError("--target-sdk \(targetSDK) is not an Android API level (1 to 100)") }
+        guard chains.count <= AuditLimits.chains else { throw AuditError("\(chains.count) --chain files, the most is \(AuditLimits.chains)") }
+        let plist = try infoPlist.map { file in
+            do {
+                let read = try InfoPlist.audited(at: file)
+                return Source(file: file, value: InfoPlistSettings(ats: read.ats, unmodelledKeys: read.unmodelledKeys, trustKit: read.trustKit))
+            } catch {
+                throw AuditError("\(error)")
+            }
+        }
+        return AuditConfiguration(
+            infoPlist: plist, networkSecurityConfig: try androidNSC.map { Source(file: $0, value: try NetworkSecurityConfigFile.read($0)) },
+            targetSDK: targetSDK, okHttpPins: try okHttpPins.map { Source(file: $0, value: try OkHttpPin.read($0)) },
+            afnetworking: try afnetworking.map { Source(file: $0, value: try AFNetworkingAuditFile.read($0)) },
+            chains: try chains.map { Source(file: $0, value: try readChain($0)) })
+    }
+
+    /// A PEM or DER chain, leaf first.
+    static func readChain(_ file: String) throws -> [Certificate] {
+        let certificates: [Certificate]
+        do {
+            certificates = try Certificate.loadAll(from: file)
+        } catch {
+            throw AuditError("\(error)")
+        }
+        guard let leaf = certificates.first, !leaf.isAuthority else {
+            throw AuditError("\(file): the first certificate is a CA; a chain starts with the server's leaf")
+        }
+        guard certificates.count <= AuditLimits.chainCertificates else {
+            throw AuditError("\(file): holds \(certificates.count) certificates, the most mitmsim reads from a chain is \(AuditLimits.chainCertificates)")
+        }
+        if let index = certificates.indices.dropFirst().first(where: { !certificates[$0].isAuthority }) {
+            throw AuditError("\(file): certificate \(index + 1) is not a CA; after the leaf a chain holds its issuers")
+        }
+        return certificates
+    }
+}
+
+/// Input an audit cannot use, in one line that names the file and, where there is one, the key or line.
+public struct AuditError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = String(description.map { $0.isNewline ? " " : $0 }) }
+}
