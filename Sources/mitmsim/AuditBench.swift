@@ -5,7 +5,8 @@ import Foundation
 extension MitmSim {
     struct AuditBench: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "audit", abstract: "Time one `audit` of a pinned iOS app (each host a generated world, every attack a real run).")
+            commandName: "audit",
+            abstract: "Time one `audit` of an app pinned four ways: AFNetworking, TrustKit, Android NSC, OkHttp (every attack a real run).")
 
         @Option(help: "Hosts the audited configuration names.")
         var hosts: Int = 1
