@@ -310,18 +310,22 @@ struct Canvas {
         footer("≠ marks a field that differs   i or q back")
     }
 
+    /// A screen whose runs are still going (`running`) or could not be made (`failure`).
+    private mutating func waiting(failure: String?, running: String) {
+        guard let failure else {
+            screen.put(running, row: 2, column: 2, style: .dim)
+            return
+        }
+        paragraph(failure, row: 2, lines: height - 4, style: .warning, indent: 2)
+        footer("q back")
+    }
+
     // MARK: - Matrix
 
     mutating func matrix(_ state: ConsoleState) {
         header("policy × attack for this lesson's world", state)
         guard let matrix = state.matrix else {
-            if let failure = state.matrixFailure {
-                paragraph(failure, row: 2, lines: height - 4, style: .warning, indent: 2)
-                footer("q back")
-            } else {
-                screen.put("Running every policy against every attack on 127.0.0.1…", row: 2, column: 2, style: .dim)
-            }
-            return
+            return waiting(failure: state.matrixFailure, running: "Running every policy against every attack on 127.0.0.1…")
         }
         // Full labels and symbols when they fit; otherwise the short ones, which the legend names.
         let fullLabels = matrix.policies.map { $0.label.split(separator: " ").joined(separator: " ") }
@@ -370,13 +374,7 @@ struct Canvas {
     mutating func comparison(_ state: ConsoleState) {
         header("every client against this lesson's attack", state)
         guard let comparison = state.comparison else {
-            if let failure = state.comparisonFailure {
-                paragraph(failure, row: 2, lines: height - 4, style: .warning, indent: 2)
-                footer("q back")
-            } else {
-                screen.put("Running the attack against every client on 127.0.0.1…", row: 2, column: 2, style: .dim)
-            }
-            return
+            return waiting(failure: state.comparisonFailure, running: "Running the attack against every client on 127.0.0.1…")
         }
         let rows = comparison.rows
         let selected = rows.indices.contains(state.comparisonCursor) ? rows[state.comparisonCursor] : nil

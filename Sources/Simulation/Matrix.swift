@@ -325,7 +325,7 @@ struct MatrixArena: Sendable {
 
     /// `scenario` with the matrix's certificates added (the ids start with `matrix-`), and an app in which
     /// AFSecurityPolicy alone decides: AFURLSessionManager answers the challenge, the request is `https://`,
-    /// and the Info.plist leaves the host's trust to the app, as the articles' apps do (`sameAppLegend`).
+    /// and the Info.plist leaves the host's trust to the app, as the articles' apps do (`appLegend`).
     /// Staging a scenario a matrix cell was loaded from starts again from its own certificates, so the
     /// matrix's are never added twice, and the attacker's CA is again not trusted by the device.
     static func stage(_ scenario: Scenario, keepsApp: Bool = false) -> Scenario {
