@@ -12,7 +12,7 @@ public struct CurlOptions: Sendable, Equatable {
     /// whatever `verifyPeer` and `verifyHost` say.
     public var pinnedPublicKey: CurlPinnedPublicKey?
     /// `--cacert` / `CURLOPT_CAINFO` (default nil: the CA bundle is the device's trust store, see
-    /// Docs/peers-trustkit.md): the only certificates that may end a chain, as a PEM bundle would give them.
+    /// Docs/peers.md): the only certificates that may end a chain, as a PEM bundle would give them.
     public var caCertificates: [Certificate]?
 
     public init(verifyPeer: Bool = true, verifyHost: Bool = true, pinnedPublicKey: CurlPinnedPublicKey? = nil, caCertificates: [Certificate]? = nil) {

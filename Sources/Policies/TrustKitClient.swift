@@ -5,7 +5,7 @@ import PKI
 /// (or the swizzled delegate, which calls it), deciding by `evaluateTrust:forHostname:` and `verifyPublicKeyPin`.
 ///
 /// Apple's rules judge the chain: the connection's `serverTrust` keeps its platform and device trust store.
-/// App Transport Security is not part of this model (see Docs/peers-trustkit.md).
+/// App Transport Security is not part of this model (see Docs/peers.md).
 public struct TrustKitClient: ClientModel, Equatable {
     /// The app's `TSKConfiguration`; nil when it pins no domain at all (every host gets URLSession's default handling).
     public var configuration: TrustKitConfiguration?

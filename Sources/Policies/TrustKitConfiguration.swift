@@ -138,7 +138,7 @@ public struct TrustKitConfigurationError: Error, Equatable, CustomStringConverti
 }
 
 /// The domain arithmetic TrustKit does with its public-suffix registry (`GetRegistryLength`), without
-/// the list: mitmsim reads the last label as the public suffix (see Docs/peers-trustkit.md).
+/// the list: mitmsim reads the last label as the public suffix (see Docs/peers.md).
 enum TrustKitDomainNames {
     /// The length of the public suffix of `domain`, 0 when `domain` is not a host name with a label
     /// before its suffix (as `GetRegistryLength` is 0 for "com" or "bank..test").
