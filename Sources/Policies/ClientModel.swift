@@ -11,6 +11,15 @@ public protocol ClientModel: Sendable {
     /// The decision on the chain a handshake presented, every branch a step with a stable check name.
     /// A rejection is a value, as for `SecurityPolicy`.
     func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation
+
+    /// Before any connection, for a URL of `scheme`: an evaluation when the client has a rule for it (ATS, or
+    /// Android's cleartextTrafficPermitted for `http://`), nil when it has none and the load simply goes out.
+    func evaluateLoad(scheme: String, host: String) -> PolicyEvaluation?
+}
+
+extension ClientModel {
+    /// Most libraries have no rule of their own about the URL's scheme.
+    public func evaluateLoad(scheme: String, host: String) -> PolicyEvaluation? { nil }
 }
 
 /// What a client has in hand when the server's certificate arrives.

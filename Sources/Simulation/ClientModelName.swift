@@ -14,7 +14,7 @@ public enum ClientModelName: Hashable, Sendable, CaseIterable, RawRepresentable,
     case alamofire4
     /// TrustKit's `TSKPinnedDomains`.
     case trustkit
-    /// OkHttp's `CertificatePinner` as fixed in 2.7.5 / 3.1.2 (pins checked over the cleaned chain).
+    /// OkHttp's `CertificatePinner` as fixed in 2.7.4 / 3.1.2 (pins checked over the cleaned chain).
     case okhttp
     /// OkHttp's `CertificatePinner` before that fix, checking pins over the presented chain (CVE-2016-2402).
     case okhttp3_1_1

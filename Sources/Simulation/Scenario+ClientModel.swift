@@ -70,7 +70,9 @@ extension Scenario {
     /// `backupPin` when only one is pinned and pinning is enforced (TrustKit refuses a single enforced pin);
     /// nil when nothing is pinned (TrustKit then pins no domain).
     func trustKitConfiguration(in world: World) throws -> TrustKitConfiguration? {
-        let hashes = try publicKeyPins(in: world).map(\.publicKeySHA256Base64)
+        // Two pinned certificates with one key are one pin to TrustKit.
+        var hashes: [String] = []
+        for hash in try publicKeyPins(in: world).map(\.publicKeySHA256Base64) where !hashes.contains(hash) { hashes.append(hash) }
         guard !hashes.isEmpty else { return nil }
         let options = client.peerOptions
         let policy = TrustKitDomainPolicy(

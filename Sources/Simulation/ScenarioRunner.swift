@@ -81,16 +81,16 @@ public enum ScenarioRunner {
     }
 
     /// The app's request with `app` deciding (also what the matrix runs per cell): an `http://` request goes out in
-    /// plain text unless ATS, which is the iOS client's, refuses it before any connection (a peer library runs no
-    /// trust code for it: Android's cleartextTrafficPermitted is the Network Security Config model's to add);
-    /// `https://` is judged in the handshake.
+    /// plain text unless the client's own rule refuses it before any connection (ATS for the iOS client, Android's
+    /// cleartextTrafficPermitted for the Network Security Config; the other libraries have none); `https://` is
+    /// judged in the handshake.
     static func exchange(_ scenario: Scenario, _ app: App, client: TLSClient, port: UInt16, log: EventLog) -> Outcome {
         let host = scenario.server.host
         let request = HTTPMessage.request(
             scenario.request.method, scenario.request.path, host: host, body: Array(scenario.request.body.utf8),
             contentType: scenario.request.body.isEmpty ? nil : "application/x-www-form-urlencoded")
         if scenario.request.scheme == .http {
-            let load = (app.model as? IOSClient)?.evaluateLoad(scheme: scenario.request.scheme.rawValue, host: host)
+            let load = app.model.evaluateLoad(scheme: scenario.request.scheme.rawValue, host: host)
             if let load, !load.isTrusted { return Outcome(evaluation: load) }
             let sent: TLSClient.Result<Judged> = client.exchangePlainHTTP(.direct(port: port), request: request, log: log)
             return Outcome(evaluation: load, handshakeCompleted: sent.handshakeCompleted)

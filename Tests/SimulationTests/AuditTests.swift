@@ -95,6 +95,7 @@ struct AuditTests {
             </dict></dict></dict>
             """)
         let audit = try Audit(AuditConfiguration.read(infoPlist: path, chains: [files.path("chain.pem")]))
+        #expect(audit.hosts.first?.clients.count == 1, "TrustKit answers that app's challenges: no second iOS row")
         let trustKit = try #require(audit.hosts.first?.clients.first { $0.client.hasPrefix("TrustKit") })
         #expect(trustKit.attacks.first { $0.column == .forgeInstalledCA }?.getsThrough == true)
         #expect(trustKit.attacks.first { $0.column == .forgeUntrustedCA }?.trusted == false)

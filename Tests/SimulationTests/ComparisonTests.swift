@@ -57,6 +57,14 @@ struct ComparisonTests {
         #expect(comparison.rows.map(\.attackerSawPlaintext) == [false, true])
     }
 
+    @Test("On plain http:// OkHttp sends the password in clear, and the Network Security Config refuses cleartext before connecting")
+    func plainHTTPSplitsOkHttpAndTheNetworkSecurityConfig() throws {
+        let comparison = try Comparison(scenario: Self.lesson("35-plain-http-arbitrary-loads"), clients: [.okhttp, .androidNSC])
+        #expect(comparison.rows.map(\.attackerSawPlaintext) == [true, false])
+        #expect(comparison.rows.map(\.decidingCheck) == [nil, .androidCleartextTraffic])
+        #expect(comparison.rows.last?.report.serverReceivedRequest == false)
+    }
+
     @Test("Each peer takes the lesson's root pin in its own terms: only curl, which pins the leaf's key alone, refuses the mis-issued leaf")
     func aRootPinLetsTheMisissuedLeafThroughEveryPeerButCurl() throws {
         let comparison = try Comparison(

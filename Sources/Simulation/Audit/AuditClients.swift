@@ -16,7 +16,8 @@ extension AuditConfiguration {
     /// in the host's world by `AuditWorld.pins` (`worldID` names the generated certificate each pin stands for).
     func judges() throws -> [AuditJudge] {
         var judges: [AuditJudge] = []
-        if infoPlist != nil || afnetworking != nil { judges.append(iOSJudge) }
+        // An app whose Info.plist configures TrustKit answers its challenges with TrustKit: that judge stands for it.
+        if afnetworking != nil || (infoPlist != nil && infoPlist?.value.trustKit == nil) { judges.append(iOSJudge) }
         if let trustKit = infoPlist?.value.trustKit { judges.append(Self.trustKitJudge(trustKit, file: infoPlist?.file ?? "")) }
         if let nsc = networkSecurityConfig { judges.append(androidJudge(nsc)) }
         if let okHttp = okHttpPins { judges.append(okHttpJudge(okHttp)) }
