@@ -78,7 +78,10 @@ struct ChainVerifier {
         for (code, x509) in recorder.errors {
             let certificate = x509.flatMap(certificate(for:)) ?? chain.last ?? trust.leaf
             var kind = kind(of: code)
-            if kind == .untrustedRoot, trust.deviceTrustStore.installedWithoutFullTrust.contains(certificate) { kind = .installedWithoutFullTrust }
+            // Full trust is an iOS switch: elsewhere such a root is simply one the path may not end at.
+            if kind == .untrustedRoot, Platform.iOS.contains(trust.platform), trust.deviceTrustStore.installedWithoutFullTrust.contains(certificate) {
+                kind = .installedWithoutFullTrust
+            }
             let failure = TrustFailure(kind: kind, certificate: certificate, openSSLCode: code)
             if !failures.contains(failure) { failures.append(failure) }
         }

@@ -142,7 +142,7 @@ extension AndroidNetworkSecurityClient {
         func certificates(in store: DeviceTrustStore) -> [Certificate] {
             switch source {
             case .system: store.system
-            case .user: store.userInstalled
+            case .user: AndroidTrust.userAdded(store)
             case .resource(_, let certificates): certificates
             }
         }

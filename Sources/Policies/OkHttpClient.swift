@@ -44,7 +44,7 @@ public enum AndroidTrustManager: Sendable, Equatable {
     /// The certificates that may end a chain on a device with `store`.
     func anchors(in store: DeviceTrustStore) -> [Certificate] {
         switch self {
-        case .platformDefault(let sdk): store.system + (sdk <= NetworkSecurityConfig.lastSdkTrustingUserCAs ? store.userInstalled : [])
+        case .platformDefault(let sdk): store.system + (sdk <= NetworkSecurityConfig.lastSdkTrustingUserCAs ? AndroidTrust.userAdded(store) : [])
         case .certificates(let certificates): certificates
         }
     }
@@ -64,6 +64,10 @@ public enum AndroidTrustManager: Sendable, Equatable {
 
 /// Sentences the Android models share.
 enum AndroidTrust {
+    /// Android's user-added CA store: every CA the user installed. Android has no full-trust switch, so a root
+    /// a lesson installs without iOS's full trust is in it too.
+    static func userAdded(_ store: DeviceTrustStore) -> [Certificate] { store.userInstalled + store.installedWithoutFullTrust }
+
     /// Validates `trust`'s chain as Conscrypt's TrustManagerImpl would against `anchors`: Android's rules, a
     /// TLS-server purpose, no host name (the HostnameVerifier checks it after the handshake).
     static func evaluate(_ trust: ServerTrust, anchors: [Certificate]) -> TrustResult {
@@ -80,7 +84,7 @@ enum AndroidTrust {
         let origin =
             if store.system.contains(anchor) {
                 "from the system CA store"
-            } else if store.userInstalled.contains(anchor) {
+            } else if userAdded(store).contains(anchor) {
                 "from the user-added CA store"
             } else if let resource = resources.first(where: { $0.certificates.contains(anchor) }) {
                 "from the app's \(resource.name)"

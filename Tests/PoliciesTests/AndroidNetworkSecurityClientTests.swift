@@ -210,3 +210,26 @@ struct AndroidNetworkSecurityClientTests {
         #expect((try? NSC.Pin(base64: Self.leafPin.digest)) == Self.leafPin)
     }
 }
+
+/// Android has no full-trust switch: a CA the user installed is in the user-added store, whatever iOS would say.
+struct AndroidUserAddedStoreTests {
+    static let world = AndroidWorld.shared
+
+    func connection(targetSdk: Int) -> PolicyEvaluation {
+        let bank = Self.world.bank
+        let trust = ServerTrust(
+            certificates: Self.world.forgedChain,
+            deviceTrustStore: DeviceTrustStore(system: [bank.root.certificate], installedWithoutFullTrust: [bank.attackerCA.certificate]),
+            policy: .ssl(host: "bank.test"), verifyDate: BankWorld.clock)
+        let connection = PresentedConnection(serverTrust: trust, negotiated: AndroidWorld.tls13, host: "bank.test", domain: "bank.test")
+        return AndroidNetworkSecurityClient(targetSdkVersion: targetSdk).evaluate(connection)
+    }
+
+    @Test("A CA installed without iOS's full trust is a user-added CA on Android: trusted at target SDK 23, an untrusted root at 34")
+    func installedWithoutFullTrustIsUserAdded() {
+        #expect(connection(targetSdk: 23).isTrusted)
+        let refused = connection(targetSdk: 34)
+        #expect(refused.rejection?.code == "untrustedRoot", "\(refused.text)")
+        #expect(!refused.text.contains("Certificate Trust Settings"))
+    }
+}
