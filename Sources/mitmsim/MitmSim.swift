@@ -7,7 +7,8 @@ import PKI
 struct MitmSim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mitmsim",
-        abstract: "A man-in-the-middle simulator for teaching TLS trust, with AFNetworking's AFSecurityPolicy as the client.",
+        abstract:
+            "A man-in-the-middle simulator for teaching TLS trust: the iOS client (ATS, its challenge handler, AFSecurityPolicy) and the other pinning libraries judge real forgeries.",
         subcommands: [
             TUI.self, List.self, Run.self, CompareCommand.self, MatrixCommand.self, AuditCommand.self, LabCommand.self, Evaluate.self, PKICommand.self,
             Bench.self,
