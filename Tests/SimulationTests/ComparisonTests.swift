@@ -48,7 +48,6 @@ struct ComparisonTests {
         #expect(row.client.policy.pinnedCertificates == lesson.client.policy.pinnedCertificates)
     }
 
-    // Until the models branch is merged, a peer is this one refusal (Scenario.clientModel(in:)); this test goes with it.
     @Test("The appended pinned certificate gets past OkHttp before its chain-cleaning fix, and not past today's (CVE-2016-2402)")
     func theAppendedPinnedCertificateSplitsOldAndNewOkHttp() throws {
         let comparison = try Comparison(scenario: Self.lesson("21-appended-pinned-certificate"), clients: [.okhttp, .okhttp3_1_1])
