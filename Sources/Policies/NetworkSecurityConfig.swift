@@ -139,20 +139,6 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
             self.pins = pins
             self.expiration = expiration
         }
-
-        /// `expiration="2027-01-01"` read as its first instant in UTC; nil when it is not a yyyy-MM-dd date.
-        public static func expirationDate(_ text: String) -> Date? {
-            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-                let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-            else { return nil }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            let components = DateComponents(year: year, month: month, day: day)
-            // Not lenient, as Android's SimpleDateFormat is set: 2027-02-30 is no date.
-            guard components.isValidDate(in: calendar) else { return nil }
-            return calendar.date(from: components)
-        }
     }
 
     /// `<pin digest="SHA-256">base64</pin>`: the SHA-256 of a SubjectPublicKeyInfo.

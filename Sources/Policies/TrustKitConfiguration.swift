@@ -66,7 +66,8 @@ public struct TrustKitConfiguration: Sendable, Equatable {
     /// `TSKIncludeSubdomains` entry that is the longest parent of `host`; nil when none covers it.
     public func policyKey(forHost host: String) -> String? { Self.lookUp(host, in: pinnedDomains) }
 
-    static func lookUp(_ host: String, in domains: [String: TrustKitDomainPolicy]) -> String? {
+    /// The key of the entry that governs `host`: its own, else the longest parent with `TSKIncludeSubdomains`.
+    public static func lookUp(_ host: String, in domains: [String: TrustKitDomainPolicy]) -> String? {
         if domains[host] != nil { return host }
         // Sorted so that two parents of the same length (which cannot both be parents) never depend on dictionary order.
         return domains.keys.sorted()
@@ -107,20 +108,7 @@ public struct TrustKitDomainPolicy: Sendable, Equatable {
     public static let excludedFromParentPolicy = TrustKitDomainPolicy(publicKeyHashes: [], excludeSubdomainFromParentPolicy: true)
 
     /// The instant the policy expires (00:00 UTC of `expirationDate`), or nil when it never does.
-    public var expiration: Date? {
-        guard let expirationDate else { return nil }
-        let parts = expirationDate.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        let components = DateComponents(year: year, month: month, day: day)
-        // A day that does not exist (2026-02-30) is refused rather than rolled over.
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
-    }
+    public var expiration: Date? { expirationDate.flatMap(CalendarDay.date) }
 
     /// The distinct pins as bytes; the initializer of `TrustKitConfiguration` checked each is 32 of them.
     var pinnedHashes: Set<Data> { Set(publicKeyHashes.compactMap { Data(base64Encoded: $0) }) }

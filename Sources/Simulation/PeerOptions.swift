@@ -31,7 +31,7 @@ extension PeerOptions {
             let container = try decoder.strictContainer(CodingKeys.self)
             enforcePinning = try container.decodeValueIfPresent(Bool.self, forKey: .enforcePinning)
             expirationDate = try container.decodeValueIfPresent(String.self, forKey: .expirationDate)
-            if let expirationDate, TrustKitDomainPolicy(publicKeyHashes: [], expirationDate: expirationDate).expiration == nil {
+            if let expirationDate, CalendarDay.date(expirationDate) == nil {
                 throw DecodingError.dataCorruptedError(
                     forKey: .expirationDate, in: container, debugDescription: "expected a date as yyyy-MM-dd, found '\(expirationDate)'")
             }
@@ -53,7 +53,7 @@ extension PeerOptions {
                     forKey: .targetSdkVersion, in: container, debugDescription: "expected an Android API level from 1 to 100, found \(targetSdkVersion)")
             }
             pinSetExpiration = try container.decodeValueIfPresent(String.self, forKey: .pinSetExpiration)
-            if let pinSetExpiration, NetworkSecurityConfig.PinSet.expirationDate(pinSetExpiration) == nil {
+            if let pinSetExpiration, CalendarDay.date(pinSetExpiration) == nil {
                 throw DecodingError.dataCorruptedError(
                     forKey: .pinSetExpiration, in: container, debugDescription: "expected a date as yyyy-MM-dd, found '\(pinSetExpiration)'")
             }

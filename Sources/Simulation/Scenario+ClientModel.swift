@@ -44,7 +44,7 @@ extension Scenario {
                 trustManager: .platformDefault(targetSdkVersion: client.peerOptions.androidTargetSdkVersion))
         case .androidNSC:
             let pins = try publicKeyPins(in: world)
-            let expiration = client.peerOptions.androidPinSetExpiration.flatMap(NetworkSecurityConfig.PinSet.expirationDate)
+            let expiration = client.peerOptions.androidPinSetExpiration.flatMap(CalendarDay.date)
             let domains =
                 pins.isEmpty
                 ? []

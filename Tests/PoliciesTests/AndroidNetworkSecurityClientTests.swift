@@ -51,7 +51,7 @@ struct AndroidNetworkSecurityClientTests {
             chain: world.forgedChain, attackerInstalled: true, trusted: false, deciding: .androidPinSet, code: "androidPinVerificationFailed"),
         Case(
             name: "an expired pin-set falls back to CA trust",
-            client: .init(config: pinned(NSC.PinSet(pins: [leafPin, backupPin], expiration: NSC.PinSet.expirationDate("2026-01-01")), anchors: systemAndUser)),
+            client: .init(config: pinned(NSC.PinSet(pins: [leafPin, backupPin], expiration: CalendarDay.date("2026-01-01")), anchors: systemAndUser)),
             chain: world.forgedChain, attackerInstalled: true, trusted: true, deciding: .androidHostnameVerifier, code: nil),
         Case(
             name: "overridePins on the user anchors switches the pins off",
@@ -114,7 +114,7 @@ struct AndroidNetworkSecurityClientTests {
     @Test("A pinned request's trace names the config, the anchor, the matching key and the host check")
     func fullTrace() {
         let evaluation = AndroidNetworkSecurityClient(
-            config: Self.pinned(NSC.PinSet(pins: [Self.leafPin, Self.backupPin], expiration: NSC.PinSet.expirationDate("2027-01-01")))
+            config: Self.pinned(NSC.PinSet(pins: [Self.leafPin, Self.backupPin], expiration: CalendarDay.date("2027-01-01")))
         )
         .evaluate(Self.world.connection(Self.world.realChain))
         #expect(
@@ -197,10 +197,10 @@ struct AndroidNetworkSecurityClientTests {
 
     @Test("The pin-set's expiration is a strict yyyy-MM-dd day in UTC")
     func expirationDates() {
-        #expect(NSC.PinSet.expirationDate("2027-01-01") == AFFixtures.date("2027-01-01T00:00:00Z"))
-        #expect(NSC.PinSet.expirationDate("2027-02-30") == nil)
-        #expect(NSC.PinSet.expirationDate("27-01-01") == nil)
-        #expect(NSC.PinSet.expirationDate("2027-1-1") == nil)
+        #expect(CalendarDay.date("2027-01-01") == AFFixtures.date("2027-01-01T00:00:00Z"))
+        #expect(CalendarDay.date("2027-02-30") == nil)
+        #expect(CalendarDay.date("27-01-01") == nil)
+        #expect(CalendarDay.date("2027-1-1") == nil)
     }
 
     @Test("A <pin> must be a SHA-256 digest of 32 bytes")

@@ -53,6 +53,23 @@ final class AuditFiles {
 
 /// Every audit input read from a real-looking file, and each malformed one refused in one line naming the file and the key or line.
 struct AuditInputTests {
+    @Test("A TrustKit subdomain excluded from its parent's policy is read, and the audit finds no pins for it")
+    func trustKitExcludedSubdomain() throws {
+        let files = try AuditFiles()
+        let path = try files.plist(
+            """
+            <key>TSKConfiguration</key><dict><key>TSKPinnedDomains</key><dict>
+              <key>example.com</key><dict><key>TSKIncludeSubdomains</key><true/>
+                <key>TSKPublicKeyHashes</key><array><string>\(files.leaf.certificate.publicKeySHA256Base64)</string><string>\(AuditFiles.otherPin)</string></array></dict>
+              <key>www.example.com</key><dict><key>TSKExcludeSubdomainFromParentPolicy</key><true/></dict>
+            </dict></dict>
+            """)
+        let configuration = try AuditConfiguration.read(infoPlist: path)
+        #expect(configuration.infoPlist?.value.trustKit?.pinnedDomains["www.example.com"] == .excludedFromParentPolicy)
+        #expect(configuration.pins(for: "www.example.com").isEmpty)
+        #expect(configuration.pins(for: "api.example.com").count == 2)
+    }
+
     @Test("An Info.plist gives ATS, TrustKit's pinned domains as written, and the ATS keys mitmsim does not model, without refusing them")
     func infoPlistWithTrustKit() throws {
         let files = try AuditFiles()
@@ -84,8 +101,8 @@ struct AuditInputTests {
         let domain = try #require(settings.trustKit?.pinnedDomains["example.com"])
         #expect(
             domain
-                == .init(
-                    publicKeyHashes: [pin, AuditFiles.otherPin], includesSubdomains: true, enforcesPinning: false, expirationDate: PinDigest.day("2020-01-01")))
+                == TrustKitDomainPolicy(
+                    publicKeyHashes: [pin, AuditFiles.otherPin], includeSubdomains: true, enforcePinning: false, expirationDate: "2020-01-01"))
         #expect(configuration.pins(for: "api.example.com").map(\.hash) == [pin, AuditFiles.otherPin])
         let kinds = configuration.warnings(at: Date()).map(\.kind)
         #expect(kinds == [.unmodelledKey, .unmodelledKey, .atsDisablesTrust, .reportOnly, .expiredPins])

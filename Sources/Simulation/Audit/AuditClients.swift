@@ -38,11 +38,10 @@ extension AuditConfiguration {
     private static func trustKitJudge(_ trustKit: TrustKitPlist, file: String) -> AuditJudge {
         AuditJudge(name: "TrustKit (\(file))") { _, world, audited in
             let hashes = try placed(audited, in: world)
-            let day = Date.ISO8601FormatStyle().year().month().day()
             let domains = trustKit.pinnedDomains.mapValues { entry in
-                TrustKitDomainPolicy(
-                    publicKeyHashes: entry.publicKeyHashes.map { hashes[$0] ?? $0 }, includeSubdomains: entry.includesSubdomains,
-                    enforcePinning: entry.enforcesPinning, expirationDate: entry.expirationDate.map { $0.formatted(day) })
+                var placedEntry = entry
+                placedEntry.publicKeyHashes = entry.publicKeyHashes.map { hashes[$0] ?? $0 }
+                return placedEntry
             }
             do throws(TrustKitConfigurationError) {
                 return ScenarioRunner.App(model: TrustKitClient(configuration: try TrustKitConfiguration(pinnedDomains: domains)))

@@ -27,13 +27,13 @@ extension AuditConfiguration {
                         + "the chain of \(domain) (and allows http://)")
             }
             for (domain, entry) in plist.value.trustKit?.pinnedDomains.sorted(by: { $0.key < $1.key }) ?? [] {
-                if !entry.enforcesPinning {
+                if !entry.enforcePinning {
                     warn(.reportOnly, "\(file): TSKPinnedDomains.\(domain).TSKEnforcePinning is NO: a pin failure is only reported, the connection goes on")
                 }
-                if let expiration = entry.expirationDate, expiration <= clock {
+                if let written = entry.expirationDate, let expiration = entry.expiration, expiration <= clock {
                     warn(
                         .expiredPins,
-                        "\(file): TSKPinnedDomains.\(domain).TSKExpirationDate \(day.string(from: expiration)) has passed: TrustKit no longer pins \(domain)")
+                        "\(file): TSKPinnedDomains.\(domain).TSKExpirationDate \(written) has passed: TrustKit no longer pins \(domain)")
                 }
             }
         }

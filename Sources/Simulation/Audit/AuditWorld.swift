@@ -210,12 +210,10 @@ extension AuditConfiguration {
 }
 
 extension TrustKitPlist {
-    /// The pinned domain whose policy covers `host`: its own entry, else the closest parent with `TSKIncludeSubdomains`.
-    func domain(covering host: String) -> (String, Domain)? {
-        if let entry = pinnedDomains[host] { return (host, entry) }
-        return pinnedDomains.filter { $0.value.includesSubdomains && host.hasSuffix("." + $0.key) }.max { $0.key.count < $1.key.count }.map {
-            ($0.key, $0.value)
-        }
+    /// The pinned domain whose policy covers `host`, found as TrustKit finds it: its own entry, else the closest
+    /// parent with `TSKIncludeSubdomains`.
+    func domain(covering host: String) -> (String, TrustKitDomainPolicy)? {
+        TrustKitConfiguration.lookUp(host, in: pinnedDomains).flatMap { key in pinnedDomains[key].map { (key, $0) } }
     }
 }
 

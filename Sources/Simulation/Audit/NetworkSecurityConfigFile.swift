@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import Policies
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -161,7 +162,7 @@ private struct Reader {
             guard result.pinSet == nil else { throw refuse(child, "appears twice in one <domain-config>") }
             try check(child, attributes: ["expiration"], children: ["pin"])
             let expiration = try child.attributes["expiration"].map { text in
-                guard let day = PinDigest.day(text) else { throw refuse(child, "expiration '\(text)' is not a date written yyyy-MM-dd") }
+                guard let day = CalendarDay.date(text) else { throw refuse(child, "expiration '\(text)' is not a date written yyyy-MM-dd") }
                 return day
             }
             let pins = try child.children.map { pin in

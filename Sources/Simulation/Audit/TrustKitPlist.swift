@@ -1,27 +1,16 @@
 import Foundation
 import PKI
+import Policies
 
-/// TrustKit's `TSKConfiguration` from an app's Info.plist, as written: the pinned domains and their keys.
+/// TrustKit's `TSKConfiguration` from an app's Info.plist: the pinned domains, each as the trustkit model's own
+/// `TrustKitDomainPolicy`.
 ///
 /// Only what decides a connection is kept. The reporting keys (`TSKReportUris`, `TSKDisableDefaultReportUri`)
 /// and `TSKSwizzleNetworkDelegates` are read and dropped: they change where failures are reported and how
-/// TrustKit is wired in, never whether a chain is trusted. Any other key (such as
-/// `TSKExcludeSubdomainFromParentPolicy`, which mitmsim does not model) is refused as unknown.
+/// TrustKit is wired in, never whether a chain is trusted. Any other key is refused as unknown.
 public struct TrustKitPlist: Sendable, Equatable, Decodable {
-    /// One entry of `TSKPinnedDomains`.
-    public struct Domain: Sendable, Equatable {
-        /// `TSKPublicKeyHashes`: base64 SHA-256 digests of SubjectPublicKeyInfo, as written.
-        public var publicKeyHashes: [String]
-        /// `TSKIncludeSubdomains` (default NO).
-        public var includesSubdomains: Bool
-        /// `TSKEnforcePinning` (default YES); NO only reports a pin failure and lets the connection through.
-        public var enforcesPinning: Bool
-        /// `TSKExpirationDate` ("yyyy-MM-dd", UTC): after it, TrustKit stops enforcing this domain's pins.
-        public var expirationDate: Date?
-    }
-
     /// `TSKPinnedDomains`, by domain name in lowercase.
-    public var pinnedDomains: [String: Domain]
+    public var pinnedDomains: [String: TrustKitDomainPolicy]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case swizzle = "TSKSwizzleNetworkDelegates"
@@ -33,6 +22,7 @@ public struct TrustKitPlist: Sendable, Equatable, Decodable {
         case includeSubdomains = "TSKIncludeSubdomains"
         case enforce = "TSKEnforcePinning"
         case expiration = "TSKExpirationDate"
+        case exclude = "TSKExcludeSubdomainFromParentPolicy"
         case reportURIs = "TSKReportUris"
         case disableDefaultReport = "TSKDisableDefaultReportUri"
         case algorithms = "TSKPublicKeyAlgorithms"
@@ -58,34 +48,22 @@ public struct TrustKitPlist: Sendable, Equatable, Decodable {
                         debugDescription: "'\(hash)' is not the base64 of a 32-byte SHA-256 digest"))
             }
             let expiration = try entry.decodeValueIfPresent(String.self, forKey: .expiration)
-            let date = try expiration.map { text in
-                guard let date = PinDigest.day(text) else {
-                    throw DecodingError.dataCorruptedError(forKey: .expiration, in: entry, debugDescription: "'\(text)' is not a date written yyyy-MM-dd")
-                }
-                return date
+            if let expiration, CalendarDay.date(expiration) == nil {
+                throw DecodingError.dataCorruptedError(forKey: .expiration, in: entry, debugDescription: "'\(expiration)' is not a date written yyyy-MM-dd")
             }
             _ = try entry.decodeStrings(forKey: .reportURIs)
             _ = try entry.decodeValueIfPresent(Bool.self, forKey: .disableDefaultReport)
             _ = try entry.decodeStrings(forKey: .algorithms)
-            pinnedDomains[key.stringValue] = Domain(
-                publicKeyHashes: hashes, includesSubdomains: try entry.decodeValueIfPresent(Bool.self, forKey: .includeSubdomains) ?? false,
-                enforcesPinning: try entry.decodeValueIfPresent(Bool.self, forKey: .enforce) ?? true, expirationDate: date)
+            pinnedDomains[key.stringValue] = TrustKitDomainPolicy(
+                publicKeyHashes: hashes, includeSubdomains: try entry.decodeValueIfPresent(Bool.self, forKey: .includeSubdomains) ?? false,
+                enforcePinning: try entry.decodeValueIfPresent(Bool.self, forKey: .enforce) ?? true, expirationDate: expiration,
+                excludeSubdomainFromParentPolicy: try entry.decodeValueIfPresent(Bool.self, forKey: .exclude) ?? false)
         }
     }
 }
 
-/// What pin files write: base64 SHA-256 digests, and days written yyyy-MM-dd.
+/// What pin files write: base64 SHA-256 digests.
 enum PinDigest {
     /// True for the base64 of exactly 32 bytes (a SHA-256 digest).
     static func isSHA256Base64(_ text: String) -> Bool { Data(base64Encoded: text)?.count == 32 }
-
-    /// Midnight UTC of `text` written yyyy-MM-dd; nil for anything else.
-    static func day(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        guard text.count == 10, let date = formatter.date(from: text) else { return nil }
-        return date
-    }
 }
