@@ -10,6 +10,10 @@ public struct ConsoleState: Sendable {
         public var commands: [Lab.Command]
         /// The latest intercepted connections, as the lab keeps them.
         public var window = Lab.FlowWindow()
+        /// Whether the commands to paste are shown instead of the connections (`c`).
+        public var showsCommands = false
+        /// The command shown first while they are (↑/↓ move it).
+        public var commandCursor = 0
 
         public init(title: String, commands: [Lab.Command]) {
             self.title = title

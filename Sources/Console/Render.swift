@@ -11,7 +11,7 @@ public func render(_ state: ConsoleState, size: Size) -> ScreenBuffer {
     }
     var canvas = Canvas(screen: screen)
     if state.showHelp {
-        canvas.help()
+        if state.screen == .lab { canvas.labHelp() } else { canvas.help() }
     } else {
         switch state.screen {
         case .picker: canvas.picker(state)
