@@ -34,10 +34,10 @@ extension Canvas {
         footer("c the \(lab.commands.count) commands to paste   ? keys   q stop the lab")
     }
 
-    /// The commands, from the selected one on: title, what it is like and what to expect, the line itself.
+    /// The trust check's URL, then the commands from the selected one on: title, what it is like and what to expect, the line itself.
     private mutating func labCommands(_ lab: ConsoleState.LabView) {
         rule(1, "commands to paste in another terminal (also in commands.txt)")
-        var row = 2
+        var row = lab.trustCheck.map { paragraph($0, row: 2, lines: 3, style: .warning) + 1 } ?? 2
         for (index, command) in lab.commands.enumerated().dropFirst(lab.commandCursor) where row < height - 2 {
             row = paragraph("\(index + 1). \(command.title)", row: row, lines: height - 1 - row, style: .accent)
             row = paragraph("like \(command.policy); expect \(command.expected)", row: row, lines: height - 1 - row, style: .dim, indent: 4)

@@ -70,6 +70,10 @@ public final class Lab: Sendable {
     public var proxyPort: UInt16 { proxy.port }
     /// The page a device opens to see, and show the lab's log, whether it trusts the lab's CA yet.
     public var trustCheckURL: String { trustCheck.url }
+    /// The trust check, in a sentence for the teacher's screen.
+    public var trustCheckSentence: String {
+        "Trust check: a device that opens \(trustCheckURL) sees whether it trusts the lab's CA (lab-attacker-ca) yet, and this log says so too."
+    }
     /// The lab's attacker CA: what a device must trust for the forgeries to pass.
     public var attackerCA: Certificate { attackerAuthority.certificate }
     let attackerAuthority: Identity

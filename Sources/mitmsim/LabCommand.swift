@@ -56,9 +56,7 @@ extension MitmSim {
                     + "attacker on \(lab.address):\(lab.proxyPort) (transparent TLS, HTTP CONNECT to \(lesson.server.host) only, "
                     + "and its profile page at http://\(lab.address):\(lab.proxyPort)/). Files in \(dir)/.")
             say("PKI: \(lab.pkiSummary).")
-            say(
-                "Trust check: a device that opens \(lab.trustCheckURL) sees whether it trusts the lab's CA (lab-attacker-ca) yet, "
-                    + "and this log says so too.")
+            say(lab.trustCheckSentence)
             if let address {
                 let reach = address.isLoopback ? "\(address) is a loopback address, so that is only this machine" : "that is anyone on its network"
                 say("WARNING: --listen \(address): anyone who can reach \(address) can connect to the bank and the attacker; \(reach).")
@@ -80,7 +78,9 @@ extension MitmSim {
                 do {
                     // The port first: a narrow screen cuts the title's end.
                     stopSignal = try ConsoleApp.runLab(
-                        ConsoleState.LabView(title: "attacker on \(lab.address):\(lab.proxyPort), world of '\(lesson.id)'", commands: commands),
+                        ConsoleState.LabView(
+                            title: "attacker on \(lab.address):\(lab.proxyPort), world of '\(lesson.id)'", commands: commands,
+                            trustCheck: lab.trustCheckSentence),
                         window: { lab.flowWindow })
                 } catch let error as TerminalError {
                     lab.stop()

@@ -122,7 +122,7 @@ struct ConsoleRenderTests {
     static func labScreen(_ lab: Lab, title: String) -> ConsoleState {
         var state = ConsoleState(catalog: [])
         state.screen = .lab
-        state.lab = ConsoleState.LabView(title: title, commands: lab.commands)
+        state.lab = ConsoleState.LabView(title: title, commands: lab.commands, trustCheck: lab.trustCheckSentence)
         state.lab?.window = lab.flowWindow
         return state
     }

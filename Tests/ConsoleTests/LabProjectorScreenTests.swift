@@ -30,6 +30,7 @@ import Testing
         let commands = render(state, size: size).text
         let first = try #require(lab.commands.first)
         #expect(commands.contains("1. \(first.title)"), "\(commands)")
+        #expect(Self.words(commands).contains(Self.words(lab.trustCheckSentence)), "\(commands)")
         // Wrapped at spaces (only the long temporary path of the test's directory is cut mid-word).
         #expect(Self.words(commands).contains(Self.words(lab.commands[1].line)), "command 2 whole:\n\(commands)")
         #expect(Self.words(commands).contains(Self.words("expect \(first.expected)")), "\(commands)")
