@@ -17,20 +17,24 @@ public enum ConsoleApp {
         }
     }
 
-    /// The live lab's screen: redraws as connections come in, until q.
+    /// The live lab's screen: redraws as connections come in, until q, or until SIGINT, SIGTERM, SIGHUP or SIGQUIT,
+    /// which stop it the same way (the terminal restored) instead of ending the process under the lab.
     /// - Parameter window: the lab's latest connections; read between keys.
-    public static func runLab(_ view: ConsoleState.LabView, window: @escaping () -> Lab.FlowWindow) throws {
-        let terminal = try Terminal.open()
+    /// - Returns: the signal that stopped it; nil for q.
+    @discardableResult
+    public static func runLab(_ view: ConsoleState.LabView, window: @escaping () -> Lab.FlowWindow) throws -> Int32? {
+        let terminal = try Terminal.open(highContrast: false, stopSignals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
         defer { terminal.close() }
         var state = ConsoleState(catalog: [])
         state.lab = view
         state.screen = .lab
-        while true {
+        while terminal.stopSignal == nil {
             state.lab?.window = window()
             terminal.draw(render(state, size: terminal.size))
             guard let key = terminal.readKey(waitingAtMost: 200) else { continue }
-            if update(&state, key) == .quit { return }
+            if update(&state, key) == .quit { return nil }
         }
+        return terminal.stopSignal
     }
 
     /// Does the work `update` asked for: a real run of the lesson, the matrix, or the comparison.

@@ -8,12 +8,19 @@ public struct ConsoleState: Sendable {
     public struct LabView: Sendable {
         public var title: String
         public var commands: [Lab.Command]
+        /// Where devices check whether they trust the lab's CA, as a sentence; shown above the commands.
+        public var trustCheck: String?
         /// The latest intercepted connections, as the lab keeps them.
         public var window = Lab.FlowWindow()
+        /// Whether the commands to paste are shown instead of the connections (`c`).
+        public var showsCommands = false
+        /// The command shown first while they are (↑/↓ move it).
+        public var commandCursor = 0
 
-        public init(title: String, commands: [Lab.Command]) {
+        public init(title: String, commands: [Lab.Command], trustCheck: String? = nil) {
             self.title = title
             self.commands = commands
+            self.trustCheck = trustCheck
         }
     }
 

@@ -42,7 +42,9 @@ public final class Terminal {
     /// Opens the terminal for full-screen use.
     ///
     /// Throws `TerminalError` when standard input or output is not a terminal or TERM is unusable; never exits.
-    public static func open(highContrast: Bool) throws -> Terminal {
+    /// - Parameter stopSignals: signals (of SIGINT, SIGTERM, SIGHUP, SIGQUIT) that only ask the program to stop
+    ///   (`stopSignal` says which came) instead of ending it: the caller closes the terminal and ends as it would on q.
+    public static func open(highContrast: Bool, stopSignals: Set<Int32> = []) throws -> Terminal {
         setlocale(LC_ALL, "")
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
@@ -50,7 +52,7 @@ public final class Terminal {
         guard let input = fdopen(STDIN_FILENO, "r") else { throw TerminalError.notATerminal }
 
         // Before newterm: ncurses only installs its own SIGINT/SIGTERM handlers when they are still the default.
-        Restoration.install()
+        Restoration.install(stopping: stopSignals)
         guard let screen = newterm(nil, output, input) else {
             Restoration.uninstall()
             throw TerminalError.cannotInitialise(term: term)
@@ -91,6 +93,12 @@ public final class Terminal {
     }
 
     deinit { close() }
+
+    /// The first of the `stopSignals` given to `open` that has arrived since, if any: the program should stop now.
+    public var stopSignal: Int32? {
+        let signal = Restoration.prepared.pointee.stopSignal
+        return signal == 0 ? nil : signal
+    }
 
     /// The terminal's current size; re-read it after `readKey` returns `.resize`.
     public var size: Size {
@@ -400,7 +408,9 @@ private enum Restoration {
     nonisolated(unsafe) static var installed = false
     nonisolated(unsafe) static var exitHandlerInstalled = false
 
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS, SIGFPE]
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS, SIGFPE]
+    /// The signals a caller may ask to receive as a stop request rather than a restore-and-end.
+    static let stoppable: Set<Int32> = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     static let slots = 65
     static let resetCapacity = 256
 
@@ -411,6 +421,10 @@ private enum Restoration {
         var active: sig_atomic_t = 0
         var hasSavedModes: Int32 = 0
         var resetLength = 0
+        /// Bit n set: signal n only records itself in `stopSignal` (the program stops on its own, restoring the terminal then).
+        var stopMask: UInt64 = 0
+        /// The first stop signal that arrived; 0 for none.
+        var stopSignal: sig_atomic_t = 0
     }
     nonisolated(unsafe) static let prepared: UnsafeMutablePointer<Prepared> = allocate(Prepared())
     /// The terminal's modes before curses changed them.
@@ -434,8 +448,10 @@ private enum Restoration {
         return pointer
     }
 
-    /// Before newterm: saves the terminal's modes and installs the handlers.
-    static func install() {
+    /// Before newterm: saves the terminal's modes and installs the handlers; `stopping` signals will only be recorded.
+    static func install(stopping: Set<Int32> = []) {
+        prepared.pointee.stopSignal = 0
+        prepared.pointee.stopMask = stopping.intersection(stoppable).reduce(0) { $0 | 1 << UInt64($1) }
         if !exitHandlerInstalled {
             exitHandlerInstalled = true
             atexit {
@@ -453,6 +469,11 @@ private enum Restoration {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
                 let prepared = Restoration.prepared
+                if signal > 0, signal < 64, prepared.pointee.stopMask & (1 << UInt64(signal)) != 0 {
+                    // A plain store: the program's loop sees it within one key timeout (get_wch also returns at once with EINTR).
+                    if prepared.pointee.stopSignal == 0 { prepared.pointee.stopSignal = signal }
+                    return
+                }
                 if prepared.pointee.active != 0 {
                     prepared.pointee.active = 0
                     _ = write(STDOUT_FILENO, Restoration.resetBytes, prepared.pointee.resetLength)
@@ -509,6 +530,7 @@ private enum Restoration {
     static func uninstall() {
         guard installed else { return }
         installed = false
+        prepared.pointee.stopMask = 0
         for signal in signals where Int(signal) < slots {
             sigaction(signal, previous + Int(signal), nil)
         }

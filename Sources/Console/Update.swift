@@ -30,7 +30,7 @@ public func update(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     case .matrix: return updateMatrix(&state, key)
     case .pins: return updatePins(&state, key)
     case .comparison: return updateComparison(&state, key)
-    case .lab: return key == .character("q") || key == .escape ? .quit : nil
+    case .lab: return updateLab(&state, key)
     }
 }
 

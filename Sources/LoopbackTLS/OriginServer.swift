@@ -38,6 +38,9 @@ public final class OriginServer: Sendable {
         /// anyone who later obtains the leaf's private key decrypts. It needs an RSA leaf and `versions` up to
         /// TLS 1.2: every TLS 1.3 suite is forward-secret.
         public var forwardSecrecy: Bool
+        /// Told of each TLS handshake the client ended (with the alert it sent, if any): how a server learns that a
+        /// client does not trust its certificate (the lab's trust check).
+        public var onHandshakeRefused: (@Sendable (_ alert: String?) -> Void)?
 
         /// What it sends in its Certificate message, leaf first; empty for plain HTTP.
         public var chain: [Certificate] {
@@ -75,6 +78,7 @@ public final class OriginServer: Sendable {
             self.keptRequests = keptRequests
             self.allowsWeakCryptography = false
             self.forwardSecrecy = true
+            self.onHandshakeRefused = nil
         }
     }
 
@@ -97,7 +101,7 @@ public final class OriginServer: Sendable {
         }
         let service = OriginService(
             context: context, application: configuration.application, log: log, closesAfterResponse: configuration.closesAfterResponse,
-            keptRequests: configuration.keptRequests)
+            keptRequests: configuration.keptRequests, onHandshakeRefused: configuration.onHandshakeRefused)
         self.service = service
         // The handler holds the service, never the server: a server dropped while a connection arrives
         // stops its listener (joining that connection's thread) while the service stays alive for it.

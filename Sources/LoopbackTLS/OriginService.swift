@@ -11,13 +11,18 @@ final class OriginService: Sendable {
     private let received = Locked<[String]>([])
     private let closesAfterResponse: Bool
     private let keptRequests: Int?
+    private let onHandshakeRefused: (@Sendable (String?) -> Void)?
 
-    init(context: TLSContext?, application: any HTTPApplication, log: EventLog, closesAfterResponse: Bool, keptRequests: Int?) {
+    init(
+        context: TLSContext?, application: any HTTPApplication, log: EventLog, closesAfterResponse: Bool, keptRequests: Int?,
+        onHandshakeRefused: (@Sendable (String?) -> Void)? = nil
+    ) {
         self.context = context
         self.app = application
         self.log = log
         self.closesAfterResponse = closesAfterResponse
         self.keptRequests = keptRequests
+        self.onHandshakeRefused = onHandshakeRefused
     }
 
     /// "POST /login" for every request that reached the application (the latest `keptRequests`), in arrival order.
@@ -32,6 +37,7 @@ final class OriginService: Sendable {
             connection.recordCompletedHandshake()
         case .failed(let reason):
             stream.record(reason == TLSConnection.peerClosed ? .peerVanished(during: "the handshake") : .handshakeFailed(reason: reason))
+            onHandshakeRefused?(connection.receivedAlert)
             // Stay until the peer hangs up, so its next read finds our alert rather than a reset.
             while let data = try? socket.read(upTo: 4096), !data.isEmpty {}
             return

@@ -46,6 +46,9 @@ extension Lab {
             case idleAfterHandshake
             /// The client sent a request the attacker decrypted.
             case read(requestLine: String?, userAgent: String?)
+            /// A connection to the lab's trust check (not the attacker): whether the device accepted a certificate the
+            /// lab's CA issued (it completed the handshake and asked for the page) or refused it.
+            case trustCheck(trusted: Bool)
         }
 
         /// The connection's number: #1, #2, … in the order connections reached the attacker.
@@ -108,6 +111,17 @@ extension Lab {
             }
         }
 
+        /// A connection to the trust check: `userAgent` when the device asked for the page, else the alert it refused
+        /// `presentedChain` with (nil when it hung up without one).
+        init(trustCheck number: Int, presentedChain: [String], trusted: Bool, userAgent: String?, alert: String?) {
+            self.number = number
+            (host, connectTarget, serverName, offeredProtocols, stolenSecret, upstreamFailure) = (nil, nil, nil, nil, nil, nil)
+            self.userAgent = userAgent.map(Self.clipped)
+            self.presentedChain = presentedChain
+            clientAlert = alert
+            outcome = .trustCheck(trusted: trusted)
+        }
+
         /// `text` up to `keptCharacters` (counted in Unicode scalars, so no character can hide a long tail), then "…".
         static func clipped(_ text: String) -> String {
             let scalars = text.unicodeScalars
@@ -119,13 +133,14 @@ extension Lab {
 
         /// "#2 CONNECT bank.test:443", "#3 transparent TLS", "#4 plain HTTP": the connection's number and how it came.
         public var connection: String {
-            "#\(number) " + (connectTarget.map { "CONNECT \($0)" } ?? (isPlainHTTP ? "plain HTTP" : "transparent TLS"))
+            if case .trustCheck = outcome { return "trust check #\(number)" }
+            return "#\(number) " + (connectTarget.map { "CONNECT \($0)" } ?? (isPlainHTTP ? "plain HTTP" : "transparent TLS"))
         }
 
         /// "SNI 'bank.test', ALPN h2, http/1.1, User-Agent 'curl/7.88.1'": what the client said about itself.
         public var clientDetails: String {
             var parts: [String] = []
-            if !isPlainHTTP {
+            if showsTLSDetails {
                 parts.append(serverName.map { "SNI '\($0)'" } ?? "no SNI" + (host.map { " (routed to '\($0)')" } ?? ""))
                 if let offeredProtocols { parts.append(offeredProtocols.isEmpty ? "no ALPN" : "ALPN " + offeredProtocols.joined(separator: ", ")) }
             }
@@ -139,10 +154,18 @@ extension Lab {
             return false
         }
 
+        /// What the proxy reads of a ClientHello (SNI, ALPN) is worth showing: not for plain HTTP, nor for the trust
+        /// check, which does not read it.
+        private var showsTLSDetails: Bool {
+            if case .trustCheck = outcome { return false }
+            return !isPlainHTTP
+        }
+
         /// "#1 CONNECT bank.test:443: STOLEN password 'hunter2'; presented 'forged bank-leaf' -> 'attacker-ca'; the
         /// client ACCEPTED it; READ POST /login HTTP/1.1 [SNI 'bank.test', no ALPN, User-Agent '…']".
         public var description: String {
-            let presented = "presented \(presentedChain.map { "'\($0)'" }.joined(separator: " -> ")); "
+            let chain = presentedChain.map { "'\($0)'" }.joined(separator: " -> ")
+            let presented = "presented \(chain); "
             let what: String
             switch outcome {
             case .passedThrough(let bytes): what = "passed through, \(bytes) encrypted bytes, nothing read"
@@ -170,6 +193,13 @@ extension Lab {
                 if let requestLine { line += "; READ \(requestLine)" }
                 if let upstreamFailure { line += "; upstream failed: \(upstreamFailure)" }
                 what = line
+            case .trustCheck(true):
+                what = "this device TRUSTS the lab's CA: it accepted \(chain) and asked for the page"
+            case .trustCheck(false):
+                what =
+                    "this device does NOT trust the lab's CA yet: "
+                    + (clientAlert.map { "it refused \(chain) with alert \($0)" }
+                        ?? "it closed the connection during the handshake, which is how some clients refuse a certificate")
             }
             // What happened first, so a narrow screen keeps it; what the client said about itself last.
             return "\(connection): \(what)" + (clientDetails.isEmpty ? "" : " [\(clientDetails)]")

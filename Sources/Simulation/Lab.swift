@@ -8,9 +8,10 @@ import PKI
 /// The world is built at the wall-clock time, so real clients, which check dates against today, judge
 /// what the lesson's dates say. The attacker always forges with the lab's own CA (`attackerCAID`), added
 /// to the lesson's world and exported with it, whatever the lesson's own attacker does: so "the
-/// attacker's CA" a command trusts is always the one that signs the forgeries. The proxy listens for
+/// attacker's CA" a command trusts is always the one that signs the forgeries; the lesson's own forging CA,
+/// which nothing in the lab uses, is left out of the world and the directory. The proxy listens for
 /// transparent TLS, HTTP CONNECT (to the lesson's bank only) and plain HTTP (its "Wi-Fi security profile"
-/// page, which offers that CA) on one port.
+/// page, which offers that CA) on one port; the trust check (`trustCheckURL`) on another.
 ///
 /// A lab left running all day does not grow with the connections it sees: it keeps the latest
 /// `FlowWindow.size` flows and as many of the bank's requests, no events, and nothing else of a connection
@@ -53,6 +54,9 @@ public final class Lab: Sendable {
     private let lock: LabDirectoryLock
     private let origin: OriginServer
     private let proxy: InterceptingProxy
+    private let trustCheck: LabTrustCheck
+    /// Set when the lesson's story is an attacker CA the user installed: its command reproduces the lesson with the lab's CA.
+    let installedCAStory: InstalledCAStory?
     private let flowLog = Locked(FlowWindow())
 
     /// The latest intercepted connections, and how many there were in all.
@@ -64,6 +68,12 @@ public final class Lab: Sendable {
     /// Requests that reached the bank ("POST /login"), the latest `FlowWindow.size`.
     public var requestsReceived: [String] { origin.requestsReceived }
     public var proxyPort: UInt16 { proxy.port }
+    /// The page a device opens to see, and show the lab's log, whether it trusts the lab's CA yet.
+    public var trustCheckURL: String { trustCheck.url }
+    /// The trust check, in a sentence for the teacher's screen.
+    public var trustCheckSentence: String {
+        "Trust check: a device that opens \(trustCheckURL) sees whether it trusts the lab's CA (lab-attacker-ca) yet, and this log says so too."
+    }
     /// The lab's attacker CA: what a device must trust for the forgeries to pass.
     public var attackerCA: Certificate { attackerAuthority.certificate }
     let attackerAuthority: Identity
@@ -90,6 +100,7 @@ public final class Lab: Sendable {
         forgery = [
             try world.factory.forge(impersonating: world.server.leaf.certificate, signedBy: attackerAuthority).certificate, attackerAuthority.certificate,
         ]
+        installedCAStory = try InstalledCAStory(scenario)
         let commandsFile = directory + "/commands.txt"
         files = try PKIExport.write(world, to: directory) + [commandsFile]
         // The screens show flows, never events: a log that keeps none does not grow with the connections.
@@ -101,18 +112,25 @@ public final class Lab: Sendable {
         let secret = scenario.request.secret
         let flowLog = flowLog
         let memory = FreedMemory()
+        let record = { @Sendable (flow: Flow) in
+            flowLog.withLock { $0.append(flow) }
+            onFlow(flow)
+            memory.connectionEnded()
+        }
         do {
+            trustCheck = try LabTrustCheck(authority: attackerAuthority, factory: world.factory, address: address, onCheck: record)
+        } catch {
+            origin.stop()
+            throw error
+        }
+        do {
+            let site = ProfileSite(authority: attackerAuthority.certificate, bankHost: scenario.server.host, trustCheckURL: trustCheck.url)
             proxy = try InterceptingProxy(
                 attack: .forge(authority: attackerAuthority), routes: [scenario.server.host: origin.port], defaultHost: scenario.server.host,
-                site: ProfileSite(authority: attackerAuthority.certificate, bankHost: scenario.server.host), log: log, factory: world.factory,
-                address: address, port: port, allowsWeakCryptography: staged.needsWeakCryptography, keepsFlows: false,
-                onFlowEnd: { intercepted in
-                    let flow = Flow(intercepted, secret: secret)
-                    flowLog.withLock { $0.append(flow) }
-                    onFlow(flow)
-                    memory.connectionEnded()
-                })
+                site: site, log: log, factory: world.factory, address: address, port: port, allowsWeakCryptography: staged.needsWeakCryptography,
+                keepsFlows: false, onFlowEnd: { record(Flow($0, secret: secret)) })
         } catch {
+            trustCheck.stop()
             origin.stop()
             throw error
         }
@@ -129,6 +147,7 @@ public final class Lab: Sendable {
 
     public func stop() {
         proxy.stop()
+        trustCheck.stop()
         origin.stop()
     }
 
@@ -138,6 +157,9 @@ public final class Lab: Sendable {
     /// speak neither plain HTTP to it nor TLS 1.0 or 1.1.
     static func stage(_ scenario: Scenario) -> Scenario {
         var staged = scenario
+        if scenario.attacker.attack == .forge, let own = scenario.attacker.authority, !scenario.uses(own) {
+            staged.world.authorities.removeAll { $0.id == own }
+        }
         staged.world.authorities.append(AuthoritySpec(id: attackerCAID, name: "mitmsim lab attacker CA"))
         staged.request.scheme = .https
         staged.server.versions = .tls12 ... .tls13
@@ -205,6 +227,15 @@ public final class Lab: Sendable {
         let resolve = { (port: UInt16) in "--resolve " + Self.shellQuoted("\(host):\(port):\(self.listenHost)") }
         let defaultPolicy = "defaultPolicy (pinning none, allowInvalidCertificates NO, validatesDomainName YES)"
         let trustsOnly = "on a device that trusts only \(anchorWords)"
+        let installed = installedCAStory.map { story in
+            Command(
+                title: "curl through the attacker, trusting the attacker's CA as this lesson's device does"
+                    + (story.refusedByPin ? ", with the real leaf's key pinned" : ""),
+                policy: story.policy(anchorWords: anchorWords),
+                line:
+                    "curl\(curlIdentity)\(story.refusedByPin ? " --pinnedpubkey '\(pin)'" : "") --proxy \(proxyURL) --cacert \(path(Lab.attackerCAID)) \(login)",
+                expectation: expectations.curl(.throughAttacker, trusting: attackerCA, pinning: story.refusedByPin ? world.server.leaf.certificate : nil))
+        }
         return [
             Command(
                 title: "curl through the attacker, trusting only \(anchorWords)", policy: "\(defaultPolicy) \(trustsOnly)",
@@ -248,7 +279,7 @@ public final class Lab: Sendable {
             Command(
                 title: "Python urllib with CERT_NONE", policy: "allowInvalidCertificates YES, validatesDomainName NO (CERT_NONE checks neither chain nor host)",
                 line: python("ssl._create_unverified_context()", nil), expectation: expectations.python(trusting: nil)),
-        ]
+        ] + (installed.map { [$0] } ?? [])
     }
 }
 

@@ -6,13 +6,16 @@ import PKI
 /// that gets a device to trust the attacker's CA, which is how lesson 03's story happens for real.
 ///
 /// `GET /` is a page that links the CA as PEM, as DER (`.cer` and `.crt`) and inside an Apple
-/// configuration profile (`.mobileconfig`), and says what installing it means; those files are served
-/// at their paths, every other path is 404.
+/// configuration profile (`.mobileconfig`), gives the steps that install it on iOS, Android, macOS and
+/// Firefox, sends the device to the lab's trust check, and says what installing it means; those files are
+/// served at their paths, every other path is 404.
 struct ProfileSite: HTTPApplication {
     /// The CA the site offers: the lab's attacker CA, which signs every forgery.
     let authority: Certificate
     /// The host the lab's attacker intercepts (named on the page).
     let bankHost: String
+    /// The lab's trust check, which the page sends a device to once it has installed the CA.
+    let trustCheckURL: String
 
     static let pemPath = "/wifi-security-ca.pem"
     static let cerPath = "/wifi-security-ca.cer"
@@ -46,6 +49,9 @@ struct ProfileSite: HTTPApplication {
 
     private var page: String {
         let name = authority.label.markupEscaped
+        // Settings, Keychain Access and Firefox list a CA by its common name.
+        let listed = "'\((authority.subject.commonName ?? authority.label).markupEscaped)'"
+        let check = trustCheckURL.markupEscaped
         let offer = """
             <p>To use this Wi-Fi network, install its security profile:</p>
             <ul>
@@ -53,6 +59,42 @@ struct ProfileSite: HTTPApplication {
             <li><a href="\(Self.crtPath)">Android, Windows: certificate (.crt)</a>, also as <a href="\(Self.cerPath)">.cer</a></li>
             <li><a href="\(Self.pemPath)">Linux, Firefox, curl, Python: certificate (PEM)</a></li>
             </ul>
+            <h2>Installing it</h2>
+            <h3>iPhone, iPad</h3>
+            <ol>
+            <li>Open this page in Safari, tap the configuration profile and allow the download.</li>
+            <li>Settings, Profile Downloaded (or General, VPN &amp; Device Management): Install, then your passcode.</li>
+            <li>Settings, General, About, Certificate Trust Settings: switch on full trust for \(listed). This is the \
+            step most people miss: until then websites and apps do not trust it.</li>
+            </ol>
+            <p>To remove it: Settings, General, VPN &amp; Device Management, the profile, Remove Profile.</p>
+            <h3>Android</h3>
+            <ol>
+            <li>Download the .crt certificate.</li>
+            <li>Settings, Security (on newer versions Security &amp; privacy, More security settings), Encryption &amp; \
+            credentials, Install a certificate, CA certificate, then choose the file.</li>
+            </ol>
+            <p>It is installed as a user CA. Since Android 7, apps trust user CAs only when they opt in, so most apps \
+            ignore it; Chrome trusts it. To remove it: Encryption &amp; credentials, Trusted credentials, User.</p>
+            <h3>Mac</h3>
+            <ol>
+            <li>Download the PEM certificate and double-click it: Keychain Access adds it to the login keychain.</li>
+            <li>In Keychain Access, open \(listed), then Trust, and set "When using this certificate" to Always Trust; \
+            close it and give your password.</li>
+            </ol>
+            <p>To remove it: Keychain Access, login, Certificates, \(listed), Delete.</p>
+            <h3>Firefox (any system)</h3>
+            <ol>
+            <li>Download the PEM certificate.</li>
+            <li>Settings, Privacy &amp; Security, Certificates, View Certificates, Authorities, Import: choose the \
+            file and tick "Trust this CA to identify websites".</li>
+            </ol>
+            <p>To remove it: the same Authorities list, \(listed), Delete or Distrust.</p>
+            <h2>Trust check</h2>
+            <p>Open <a href="\(check)">\(check)</a> on the device. If the page says "This device trusts the lab's CA", \
+            it does, and the teacher's screen says so too. If the browser warns that the connection is not private, \
+            the device does not trust the CA yet (and the teacher's screen says that): do not click through the \
+            warning, which would only make an exception for that page.</p>
             <h2>What installing it means</h2>
             <p>This is the attacker's page in the mitmsim classroom lab, and every link above is the attacker's \
             certificate authority, '\(name)'. A device that trusts it as a root (on iPhone and iPad, once full \

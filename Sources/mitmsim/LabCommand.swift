@@ -56,6 +56,7 @@ extension MitmSim {
                     + "attacker on \(lab.address):\(lab.proxyPort) (transparent TLS, HTTP CONNECT to \(lesson.server.host) only, "
                     + "and its profile page at http://\(lab.address):\(lab.proxyPort)/). Files in \(dir)/.")
             say("PKI: \(lab.pkiSummary).")
+            say(lab.trustCheckSentence)
             if let address {
                 let reach = address.isLoopback ? "\(address) is a loopback address, so that is only this machine" : "that is anyone on its network"
                 say("WARNING: --listen \(address): anyone who can reach \(address) can connect to the bank and the attacker; \(reach).")
@@ -73,18 +74,22 @@ extension MitmSim {
             }
             if tui {
                 fflush(nil)
+                let stopSignal: Int32?
                 do {
-                    try ConsoleApp.runLab(
+                    // The port first: a narrow screen cuts the title's end.
+                    stopSignal = try ConsoleApp.runLab(
                         ConsoleState.LabView(
-                            title: "world of '\(lesson.id)', attacker on \(lab.address):\(lab.proxyPort)",
-                            commands: commands), window: { lab.flowWindow })
+                            title: "attacker on \(lab.address):\(lab.proxyPort), world of '\(lesson.id)'", commands: commands,
+                            trustCheck: lab.trustCheckSentence),
+                        window: { lab.flowWindow })
                 } catch let error as TerminalError {
                     lab.stop()
                     throw BadInput("\(error)")
                 }
                 lab.stop()
                 print()
-                say("mitmsim lab: stopped; the files in \(dir)/ are kept.")
+                let by = stopSignal.map { " by \(signalName($0))" } ?? ""
+                say("mitmsim lab: stopped\(by); the files in \(dir)/ are kept.")
                 return
             }
             let interrupt = Interrupt()
@@ -103,6 +108,11 @@ extension MitmSim {
 /// request lines, SNI, CONNECT hosts and User-Agents), so each is escaped as one line.
 private func say(_ line: String) {
     print(TerminalText.escaped(line))
+}
+
+/// "SIGTERM": the name of a signal the lab's console stops on.
+private func signalName(_ number: Int32) -> String {
+    [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][number] ?? "signal \(number)"
 }
 
 /// SIGINT and SIGTERM, from the moment this is made, stop the lab instead of killing the process.

@@ -98,7 +98,8 @@ struct ConsoleRenderTests {
 
 /// The lab screen with connections the real lab logged: a real curl refused, then a real curl -k leaked.
 @Suite(.serialized) struct LabScreenTests {
-    @Test func theLabScreenListsTheCommandsAndColoursEachConnectionByWhatHappened() throws {
+    /// A lab on `lesson` that has logged a real curl refused, then a real curl -k leaked.
+    static func withRefusalThenTheft(_ body: (Scenario, Lab) throws -> Void) throws {
         let scenario = try #require(Self.lesson)
         let directory = NSTemporaryDirectory() + "mitmsim-lab-screen-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -110,11 +111,24 @@ struct ConsoleRenderTests {
         // The lab logs a connection when it ends, a moment after the client exits.
         for _ in 0..<100 where lab.flows.count < 2 { usleep(20_000) }
         #expect(lab.flows.map(\.outcome.isRead) == [false, true])
+        try body(scenario, lab)
+    }
 
+    @Test func theLabScreenColoursEachConnectionByWhatHappened() throws {
+        try Self.withRefusalThenTheft { scenario, lab in try colours(scenario, lab) }
+    }
+
+    /// The console on the lab's screen, showing what `lab` has logged under `title`.
+    static func labScreen(_ lab: Lab, title: String) -> ConsoleState {
         var state = ConsoleState(catalog: [])
         state.screen = .lab
-        state.lab = ConsoleState.LabView(title: "world of '\(scenario.id)'", commands: lab.commands)
+        state.lab = ConsoleState.LabView(title: title, commands: lab.commands, trustCheck: lab.trustCheckSentence)
         state.lab?.window = lab.flowWindow
+        return state
+    }
+
+    private func colours(_ scenario: Scenario, _ lab: Lab) throws {
+        var state = Self.labScreen(lab, title: "world of '\(scenario.id)'")
         let screen = render(state, size: Size(columns: 120, rows: 30))
         let lines = screen.text.components(separatedBy: "\n")
         let refused = try #require(lines.firstIndex { $0.contains("REFUSED") })

@@ -249,7 +249,7 @@ final class TmuxSession {
     /// Spawned and reaped here with posix_spawn/waitpid, output through files: with Foundation's `Process`,
     /// `waitUntilExit` never returned for the client of `new-session` (which forks the daemonised server).
     @discardableResult
-    private func run(_ arguments: [String], check: Bool = false) throws -> String {
+    func run(_ arguments: [String], check: Bool = false) throws -> String {
         var environment = ProcessInfo.processInfo.environment
         for variable in ["TMUX", "TMUX_PANE", "LC_ALL", "LC_CTYPE", "NO_COLOR"] { environment[variable] = nil }
         environment["LANG"] = "C.UTF-8"  // tmux itself wants a UTF-8 locale; the pane command sets mitmsim's own
@@ -305,5 +305,46 @@ final class TmuxSession {
 
     private static func quote(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// `lab --tui` told to stop by a signal: a service manager's SIGTERM, a stray ^\ (SIGQUIT), ^C, a closed terminal's SIGHUP.
+@Suite("The lab's console stopped by a signal", .serialized)
+struct LabConsoleSignalTests {
+    @Test(
+        "SIGTERM, SIGQUIT, SIGINT and SIGHUP stop the lab's console as q does: a restored terminal, the lab's last line, status 0",
+        arguments: ["TERM", "QUIT", "INT", "HUP"])
+    func signalStopsTheLabCleanly(signal: String) throws {
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-signal-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tmux = try TmuxSession(columns: 80, rows: 24, command: "lab", arguments: ["--tui", "--dir", directory])
+        defer { tmux.kill() }
+        let screen = try tmux.waitFor("the lab's screen") { $0.contains("classroom lab") && $0.contains("none yet") }
+        // At 80 columns the title still names the attacker's port.
+        let commands = try String(contentsOfFile: directory + "/commands.txt", encoding: .utf8)
+        let port = try #require(commands.range(of: #"--proxy http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)).upperBound
+        let proxy = String(commands[..<port].reversed().prefix { $0 != ":" }.reversed())
+        #expect(screen.components(separatedBy: "\n").first?.contains("attacker on 127.0.0.1:\(proxy)") == true, "\(screen)")
+
+        let mitmsim = try #require(tmux.childPIDs().first, "no process under the pane")
+        let number = ["TERM": SIGTERM, "QUIT": SIGQUIT, "INT": SIGINT, "HUP": SIGHUP][signal] ?? SIGKILL
+        #expect(kill(mitmsim, number) == 0)
+        let ended = try tmux.waitFor("the lab stopping") { $0.contains("EXIT=") }
+        // The pane is 80 columns wide: the line is wrapped.
+        #expect(
+            ended.replacingOccurrences(of: "\n", with: "").contains("mitmsim lab: stopped by SIG\(signal); the files in \(directory)/ are kept."), "\(ended)")
+        #expect(ended.contains("EXIT=0"), "\(ended)")
+        #expect(!ended.contains("classroom lab") && !ended.contains("Backtrace") && !ended.contains("Crash"), "\(ended)")
+    }
+}
+
+extension TmuxSession {
+    /// The processes the pane's shell started (mitmsim, while it runs).
+    func childPIDs() -> [pid_t] {
+        guard
+            let shell = (try? run(["display-message", "-p", "-t", name, "#{pane_pid}"])).flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+            let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        else { return [] }
+        return children.split(separator: " ").compactMap { pid_t($0) }
     }
 }
