@@ -21,10 +21,8 @@ extension Canvas {
     }
 
     /// The lines of `event`'s label, wrapped to the room its arrow or its lane leaves.
-    static func labelLines(_ event: DiagramEvent, lanes: [NetworkEvent.Actor: Int], width: Int, full: Bool) -> [String] {
-        let room = labelRoom(event, lanes: lanes, width: width)
-        guard full else { return [event.text.count > room ? String(event.text.prefix(room - 1)) + "…" : event.text] }
-        return wrap(event.text, width: room)
+    static func labelLines(_ event: DiagramEvent, lanes: [NetworkEvent.Actor: Int], width: Int) -> [String] {
+        wrap(event.text, width: labelRoom(event, lanes: lanes, width: width))
     }
 
     private static func labelRoom(_ event: DiagramEvent, lanes: [NetworkEvent.Actor: Int], width: Int) -> Int {
@@ -45,10 +43,8 @@ extension Canvas {
             for column in lanes.values { screen.put("│", row: row, column: column, style: .border) }
         }
         guard let focus = events.firstIndex(where: { $0.index == current }) ?? events.indices.last else { return }
-        // Every label in full when they all fit; otherwise one row each, and the current event in full.
-        let fullHeights = events.map { Self.labelLines($0, lanes: lanes, width: width, full: true).count }
-        let fitsInFull = fullHeights.reduce(0) { $0 + $1 + spacing - 1 } <= rows
-        let heights = events.indices.map { fitsInFull || $0 == focus ? fullHeights[$0] : 1 }
+        // Every label whole: when they do not all fit, the window moves with the current event.
+        let heights = events.map { Self.labelLines($0, lanes: lanes, width: width).count }
         var (first, last) = (focus, focus)
         var used = heights[focus]
         func cost(_ index: Int) -> Int { heights[index] + spacing - 1 }
@@ -68,7 +64,8 @@ extension Canvas {
         var row = top
         for index in first...last {
             let event = events[index]
-            let lines = Self.labelLines(event, lanes: lanes, width: width, full: heights[index] > 1 || index == focus)
+            let lines = Array(Self.labelLines(event, lanes: lanes, width: width).prefix(top + rows - row))
+            guard !lines.isEmpty else { break }
             if event.index == current {
                 for offset in 0..<lines.count { screen.paint(row: row + offset, column: 0, width: width, style: .selected) }
             }
