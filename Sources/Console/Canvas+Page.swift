@@ -30,7 +30,7 @@ extension Canvas {
         for (offset, pieces) in rows.dropFirst(first).prefix(visible).enumerated() {
             for piece in pieces { screen.put(piece.line.text, row: 1 + offset, column: piece.column, style: piece.line.style) }
         }
-        let position = rows.count > visible ? "lines \(first + 1)–\(min(rows.count, first + visible)) of \(rows.count), ↑↓ PgUp PgDn scroll   " : ""
+        let position = rows.count > visible ? "↑↓ \(first + 1)–\(min(rows.count, first + visible)) of \(rows.count)   " : ""
         footer(position + text)
     }
 
@@ -68,12 +68,12 @@ extension Canvas {
                 let mark = field.differs ? "≠ " : "  "
                 let name = field.name.padding(toLength: 9, withPad: " ", startingAt: 0)
                 let style: Style = field.differs ? .warning : .normal
-                let shown = field.shown.map { wrap(mark + name + $0, width: half - 1, hanging: 11) } ?? []
-                let real = field.real.map { wrap(mark + name + $0, width: half - 1, hanging: 11) } ?? []
+                let shown = field.shown.map { wrap(name + $0, width: half - 3, hanging: 9) } ?? []
+                let real = field.real.map { wrap(name + $0, width: half - 3, hanging: 9) } ?? []
                 for index in 0..<max(shown.count, real.count) {
                     var row: PageRow = []
-                    if index < shown.count { row.append((0, (shown[index], style))) }
-                    if index < real.count { row.append((half, (real[index], style))) }
+                    if index < shown.count { row += [(0, (index == 0 ? mark : "", style)), (2, (shown[index], style))] }
+                    if index < real.count { row += [(half, (index == 0 ? mark : "", style)), (half + 2, (real[index], style))] }
                     result.append(row)
                 }
             }

@@ -55,14 +55,15 @@ extension Canvas {
             left -= more
         }
         // When rows are few, the focused pane gets two (a rule and a line), the others one; then the focused
-        // trace or lesson all it needs; then two rows each, a few steps of the diagram and the trace, the
-        // lesson, the rest of the trace; what is left lengthens the lanes.
+        // trace or lesson all it needs, or the focused diagram five rows; then two rows each, a few events
+        // (more when the diagram has the focus), two trace steps, the lesson, the rest of the trace; what is
+        // left lengthens the lanes.
         let order = [state.focus] + ConsoleState.Focus.allCases.filter { $0 != state.focus }
         for pane in order { grow(pane, to: pane == state.focus ? 2 : 1) }
-        if state.focus != .diagram { grow(state.focus, to: .max) }
+        grow(state.focus, to: state.focus == .diagram ? 5 : .max)
         for pane in order { grow(pane, to: 2) }
-        grow(.diagram, to: 5)
-        grow(.trace, to: 4)
+        grow(.diagram, to: state.focus == .diagram ? max(7, size.rows / 4) : 3)
+        grow(.trace, to: 3)
         grow(.lesson, to: .max)
         grow(.trace, to: .max)
         rows[.diagram, default: 0] += left

@@ -110,7 +110,7 @@ struct ClassroomTests {
         let title = try #require(render(state, size: Self.size).text.components(separatedBy: "\n").first)
         #expect(title.hasSuffix(" classroom  score 0/0"))
         let shown = try #require(title.components(separatedBy: "…").first)
-        #expect(" mitmsim  \(scenario.id): \(scenario.title)".hasPrefix(shown) && shown.count > 40, "\(title)")
+        #expect(" mitmsim  lesson 12: \(scenario.title)".hasPrefix(shown) && shown.count > 40, "\(title)")
     }
 }
 
@@ -122,6 +122,15 @@ enum Screen {
     }
 
     static func shows(_ sentence: String, _ text: String) -> Bool { words(text).contains(words(sentence)) }
+
+    /// Whether the diagram shows `label` whole, read across its lanes and arrows.
+    static func showsInDiagram(_ label: String, _ text: String) -> Bool { shows(label, text.filter { !"│●─▶◀".contains($0) }) }
+
+    /// Whether the walkthrough's verdict line, above the key hint at the bottom, starts with `verdict`.
+    static func showsVerdict(_ verdict: String, _ text: String) -> Bool {
+        let lines = text.components(separatedBy: "\n")
+        return lines.last?.hasPrefix(" Tab focus") == true && lines.suffix(3).contains { $0.hasPrefix(" \(verdict)  ") }
+    }
 
     /// Markdown as the screen shows it: the marks removed.
     static func plain(_ markdown: String) -> String {
