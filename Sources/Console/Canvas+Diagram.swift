@@ -13,6 +13,15 @@ extension Canvas {
         let style: Style
     }
 
+    /// The title over a party's lane.
+    static func laneTitle(_ actor: NetworkEvent.Actor) -> String {
+        switch actor {
+        case .client: "client"
+        case .proxy: "proxy / attacker"
+        case .origin: "origin"
+        }
+    }
+
     /// Where each party's lane runs, for a diagram `width` columns wide.
     static func laneColumns(width: Int, withProxy: Bool) -> [NetworkEvent.Actor: Int] {
         var columns: [NetworkEvent.Actor: Int] = [.client: 2, .origin: width - 3]
@@ -34,9 +43,9 @@ extension Canvas {
     /// Draws the lane titles on `top - 1` and the events around `current` on `rows` rows from `top`.
     mutating func diagram(_ events: [DiagramEvent], current: Int, top: Int, rows: Int, spacing: Int, withProxy: Bool) {
         let lanes = Self.laneColumns(width: width, withProxy: withProxy)
-        let titles: [(NetworkEvent.Actor, String, Style)] = [(.client, "client", .client), (.proxy, "proxy / attacker", .proxy), (.origin, "origin", .origin)]
-        for (actor, title, style) in titles {
+        for actor in [NetworkEvent.Actor.client, .proxy, .origin] {
             guard let column = lanes[actor] else { continue }
+            let (title, style) = (Self.laneTitle(actor), Self.style(of: actor))
             screen.put(title, row: top - 1, column: max(0, min(width - title.count, column - title.count / 2)), style: style)
         }
         for row in top..<(top + rows) {

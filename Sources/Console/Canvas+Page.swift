@@ -1,11 +1,11 @@
 import Simulation
 
 /// Screens of wrapped text that scroll with ↑/↓/PgUp/PgDn: the help, an event or trace step opened whole,
-/// the certificate inspector and one client's trace in the comparison. `update` bounds the scroll with
+/// what the attacker read, the certificate inspector and one client's trace in the comparison. `update` bounds the scroll with
 /// the same lines `render` draws.
 extension Canvas {
     /// A row of a page: pieces of text, each from its column.
-    typealias PageRow = [(column: Int, line: Line)]
+    typealias PageRow = [(column: Int, line: StyledLine)]
 
     /// Rows a page shows at `size`: all but the title and the footer.
     static func pageRows(_ size: Size) -> Int { max(1, size.rows - 2) }
@@ -16,6 +16,7 @@ extension Canvas {
         switch state.screen {
         case .walkthrough: return state.opened.flatMap { openedRows($0, state, width: width) }
         case .inspector: return state.report.map { inspectorRows($0, width: width) }
+        case .attacker: return state.report.map { attackerRows($0, width: width) }
         case .comparison:
             guard state.showsComparisonTrace, let rows = state.comparison?.rows, rows.indices.contains(state.comparisonCursor) else { return nil }
             return comparisonTraceRows(rows[state.comparisonCursor], width: width)
@@ -28,7 +29,7 @@ extension Canvas {
         let visible = Self.pageRows(Size(columns: width, rows: height))
         let first = max(0, min(scroll, rows.count - visible))
         for (offset, pieces) in rows.dropFirst(first).prefix(visible).enumerated() {
-            for piece in pieces { screen.put(piece.line.text, row: 1 + offset, column: piece.column, style: piece.line.style) }
+            for piece in pieces { put(piece.line, row: 1 + offset, column: piece.column) }
         }
         let position = rows.count > visible ? "↑↓ \(first + 1)–\(min(rows.count, first + visible)) of \(rows.count)   " : ""
         footer(position + text)
@@ -36,7 +37,37 @@ extension Canvas {
 
     /// `text` wrapped into page rows from `column`.
     private static func rows(_ text: String, _ style: Style, column: Int = 1, width: Int, hanging: Int = 0) -> [PageRow] {
-        wrap(text, width: width - column - 1, hanging: hanging).map { [(column, ($0, style))] }
+        wrap(text, width: width - column - 1, hanging: hanging).map { [(column, line($0, style))] }
+    }
+
+    private static func rows(_ text: StyledLine, column: Int = 1, width: Int, hanging: Int = 0) -> [PageRow] {
+        wrap(text, width: width - column - 1, hanging: hanging).map { [(column, $0)] }
+    }
+
+    // MARK: - What the attacker read
+
+    /// What the attacker read: the summary, then the decrypted request (the secret marked) and response, or
+    /// why the bytes stayed ciphertext.
+    static func attackerRows(_ report: RunReport, width: Int) -> [PageRow] {
+        let view = report.attackerView
+        let secret = report.scenario.request.secret
+        var result = rows(view.summary(secret: secret), view.readSecret ? .leaked : .accent, width: width) + [[]]
+        if view.sawPlaintext {
+            result += rows("Decrypted request from the client:", .accent, width: width)
+            for requestLine in view.requestText.components(separatedBy: "\r\n") {
+                var styled = line(requestLine, .normal)
+                if !secret.isEmpty, let range = requestLine.range(of: secret) {
+                    let start = requestLine.distance(from: requestLine.startIndex, to: range.lowerBound)
+                    for index in start..<(start + secret.count) { styled[index].style = .leaked }
+                }
+                result += rows(styled, column: 2, width: width)
+            }
+            result += [[]] + rows("Decrypted response from the bank:", .accent, width: width)
+            result += rows(view.responseText.components(separatedBy: "\r\n\r\n").last ?? "", .normal, column: 2, width: width)
+        } else if view.connected {
+            result += rows(view.ciphertextDetail, .normal, width: width)
+        }
+        return result
     }
 
     // MARK: - Opened event or trace step
@@ -47,7 +78,9 @@ extension Canvas {
         switch opened {
         case .event(let index):
             guard let event = diagramEvents(state, report).first(where: { $0.index == index }) else { return nil }
-            let heading = state.awaitingPrediction ? "event \(index + 1)" : "event \(index + 1) of \(report.events.count)"
+            let parties = [event.actor] + (event.peer.map { [$0] } ?? [])
+            let position = state.awaitingPrediction ? "event \(index + 1)" : "event \(index + 1) of \(report.events.count)"
+            let heading = position + ": " + parties.map(laneTitle).joined(separator: " → ")
             return rows(heading, .accent, width: width) + [[]] + rows(event.text, event.style, width: width)
         case .traceStep(let index):
             let steps = traceSteps(state, report)
@@ -62,7 +95,7 @@ extension Canvas {
     /// Each certificate's fields, the one shown to the client beside the real server's, each value wrapped in its half.
     static func inspectorRows(_ report: RunReport, width: Int) -> [PageRow] {
         let half = width / 2
-        var result: [PageRow] = [[(1, ("shown to the client", .accent)), (half + 1, ("sent by the real server", .accent))]]
+        var result: [PageRow] = [[(1, line("shown to the client", .accent)), (half + 1, line("sent by the real server", .accent))]]
         for fields in report.certificateComparison {
             for field in fields {
                 let mark = field.differs ? "≠ " : "  "
@@ -72,8 +105,8 @@ extension Canvas {
                 let real = field.real.map { wrap(name + $0, width: half - 3, hanging: 9) } ?? []
                 for index in 0..<max(shown.count, real.count) {
                     var row: PageRow = []
-                    if index < shown.count { row += [(0, (index == 0 ? mark : "", style)), (2, (shown[index], style))] }
-                    if index < real.count { row += [(half, (index == 0 ? mark : "", style)), (half + 2, (real[index], style))] }
+                    if index < shown.count { row += [(0, line(index == 0 ? mark : "", style)), (2, line(shown[index], style))] }
+                    if index < real.count { row += [(half, line(index == 0 ? mark : "", style)), (half + 2, line(real[index], style))] }
                     result.append(row)
                 }
             }
@@ -129,7 +162,7 @@ extension Canvas {
         let column = 2 + (keys.map(\.0.count).max() ?? 0) + 2
         return keys.flatMap { entry in
             wrap(entry.1, width: width - column - 1).enumerated().map { index, line in
-                (index == 0 ? [(2, (entry.0, Style.accent))] : []) + [(column, (line, Style.normal))]
+                (index == 0 ? [(2, Self.line(entry.0, .accent))] : []) + [(column, Self.line(line, .normal))]
             }
         }
     }

@@ -99,8 +99,12 @@ extension Canvas {
         if let lessonRows = layout.rows[.lesson], lessonRows > 0 {
             let first = min(state.lessonScroll, layout.lessonMaxScroll)
             let shown = min(layout.lesson.count, first + layout.lessonVisible)
-            let position = layout.lesson.count > layout.lessonVisible ? " lines \(first + 1)–\(shown) of \(layout.lesson.count) " : ""
-            paneRule(row, state.departure == nil ? "lesson" : "lesson, as written", focused: state.focus == .lesson)
+            let position =
+                layout.lessonVisible == 0
+                ? " \(layout.lesson.count) lines "
+                : layout.lesson.count > layout.lessonVisible ? " lines \(first + 1)–\(shown) of \(layout.lesson.count) " : ""
+            // After an edit the pane holds the lesson's story alone; `r` brings back its settings and its explanation.
+            paneRule(row, state.departure == nil ? "lesson" : "lesson, as written (r returns to it)", focused: state.focus == .lesson)
             screen.put(position, row: row, column: width - position.count - 2, style: .border)
             for (offset, line) in layout.lesson[first..<shown].enumerated() { put(line, row: row + 1 + offset, column: 1) }
         }

@@ -68,7 +68,7 @@ struct Canvas {
     mutating func picker(_ state: ConsoleState) {
         header("lessons: choose one with ↑/↓ and Enter")
         let lessons = state.filtered
-        let listRows = height - 5
+        let listRows = height - 6
         let first = max(0, min(state.selection - listRows / 2, lessons.count - listRows))
         var row = 1
         var group = first > 0 ? lessons[first - 1].group : ""
@@ -88,9 +88,9 @@ struct Canvas {
             row += 1
         }
         if lessons.isEmpty { screen.put("No lesson matches '\(state.filter)'. Esc clears the filter.", row: 2, column: 2, style: .warning) }
-        rule(height - 4)
+        rule(height - 5)
         // A summary states the lesson's outcome, so a class that is to predict it does not see it.
-        if lessons.indices.contains(state.selection), !state.classroom { paragraph(lessons[state.selection].summary, row: height - 3, lines: 1) }
+        if lessons.indices.contains(state.selection), !state.classroom { paragraph(lessons[state.selection].summary, row: height - 4, lines: 2) }
         let filter = state.filtering ? "/\(state.filter)_" : state.filter.isEmpty ? "" : "filter: \(state.filter) (Esc clears)"
         screen.put(filter, row: height - 2, column: 1, style: .accent)
         footer("Enter open   PgUp PgDn page   / filter   ? help   q quit")
@@ -119,26 +119,7 @@ struct Canvas {
     mutating func attackerView(_ state: ConsoleState) {
         guard let report = state.report else { return }
         header("what the attacker read: \(state.name(report.scenario))", state)
-        let view = report.attackerView
-        let secret = report.scenario.request.secret
-        var row = paragraph(view.summary(secret: secret), row: 2, lines: 2, style: view.readSecret ? .leaked : .accent)
-        row += 1
-        if view.sawPlaintext {
-            screen.put("Decrypted request from the client:", row: row, column: 1, style: .accent)
-            row += 1
-            for line in view.requestText.components(separatedBy: "\r\n").prefix(height - row - 6) {
-                screen.put(line, row: row, column: 2)
-                if !secret.isEmpty, let range = line.range(of: secret) {
-                    screen.paint(row: row, column: 2 + line.distance(from: line.startIndex, to: range.lowerBound), width: secret.count, style: .leaked)
-                }
-                row += 1
-            }
-            screen.put("Decrypted response from the bank:", row: row + 1, column: 1, style: .accent)
-            paragraph(view.responseText.components(separatedBy: "\r\n\r\n").last ?? "", row: row + 2, lines: 3, indent: 2)
-        } else if view.connected {
-            paragraph(view.ciphertextDetail, row: row, lines: 3)
-        }
-        footer("x or q back")
+        page(Self.attackerRows(report, width: width), scroll: state.pageScroll, footer: "x or q back")
     }
 
     // MARK: - Certificate inspector
@@ -252,14 +233,17 @@ struct Canvas {
     mutating func pins(_ state: ConsoleState) {
         guard let scenario = state.scenario else { return }
         header("pinned certificates: \(state.name(scenario))", state)
-        screen.put("pinning mode \(scenario.client.policy.pinningMode): Space pins or unpins, and the lesson runs again", row: 1, column: 1, style: .accent)
-        for (index, id) in scenario.certificateIDs.enumerated() where 3 + index < height - 2 {
+        let top =
+            paragraph(
+                "pinning mode \(scenario.client.policy.pinningMode): Space pins or unpins, and the lesson runs again", row: 1, lines: 2, style: .accent) + 1
+        let change = (state.revealed ? state.change : state.changeBeforeVerdict).map { Self.wrap($0, width: width - 2) } ?? []
+        for (index, id) in scenario.certificateIDs.enumerated() where top + index < height - 2 - change.count {
             let pinned = scenario.client.policy.pinnedCertificates.contains(id)
             let selected = index == state.pinCursor
-            if selected { screen.paint(row: 3 + index, column: 0, width: width, style: .selected) }
-            screen.put("[\(pinned ? "x" : " ")] \(id)", row: 3 + index, column: 2, style: selected ? .selected : pinned ? .accepted : .normal)
+            if selected { screen.paint(row: top + index, column: 0, width: width, style: .selected) }
+            screen.put("[\(pinned ? "x" : " ")] \(id)", row: top + index, column: 2, style: selected ? .selected : pinned ? .accepted : .normal)
         }
-        if let change = state.revealed ? state.change : state.changeBeforeVerdict { screen.put(change, row: height - 2, column: 1, style: .accent) }
+        for (index, line) in change.enumerated() { screen.put(line, row: height - 1 - change.count + index, column: 1, style: .accent) }
         footer("↑/↓ move   Space pin/unpin   q back")
     }
 

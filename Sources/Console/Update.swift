@@ -93,7 +93,7 @@ private func updatePicker(_ state: inout ConsoleState, _ key: Key) -> Effect? {
 }
 
 /// Lessons a PgUp or PgDn moves in the list: about a screenful.
-private func pickerPage(_ state: ConsoleState) -> Int { max(1, state.viewport.rows - 7) }
+private func pickerPage(_ state: ConsoleState) -> Int { max(1, state.viewport.rows - 8) }
 
 /// Moves a scroll position or cursor with ↑/↓/PgUp/PgDn/Home/End, within 0...`limit`; false for any other key.
 @discardableResult
@@ -139,6 +139,7 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
     case .character("x"):
         guard state.revealed else { return answerFirst(&state, "what the attacker read") }
         state.screen = .attacker
+        state.pageScroll = 0
     case .character("i"):
         state.screen = .inspector
         state.pageScroll = 0

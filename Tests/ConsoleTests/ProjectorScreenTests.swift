@@ -50,6 +50,26 @@ struct ProjectorScreenTests {
         }
     }
 
+    /// Screens recorded after keys: edits (no overdraw), the lesson scrolled to its end, the trace with the
+    /// focus, the READ event opened whole. The name says the lesson, the keys and the size.
+    static let recorded: [(id: String, keys: [Key], name: String, size: Size)] = [
+        ("02-forged-untrusted-ca", [.character("a"), .character("d")], "after-a-d", projector),
+        ("02-forged-untrusted-ca", [.character("a"), .character("d")], "after-a-d", wide),
+        ("05-expired-server-certificate", [.character("a"), .character("d")], "after-a-d", projector),
+        ("06-valid-certificate-wrong-host", [.character("D")], "after-D", projector),
+        ("02-forged-untrusted-ca", [.tab, .tab, .end], "lesson-end", projector),
+        ("02-forged-untrusted-ca", [.tab, .tab, .end], "lesson-end", wide),
+        ("03-installed-attacker-ca", [.tab], "trace-focus", projector),
+        ("03-installed-attacker-ca", [.character("j")] + Array(repeating: .right, count: 5) + [.enter], "read-event-opened", projector),
+    ]
+
+    @Test(arguments: recorded.indices)
+    func theScreenAfterKeysReadsAsRecorded(_ index: Int) throws {
+        let (id, keys, name, size) = Self.recorded[index]
+        let state = Self.pressed(keys, ConsoleRenderTests.walkthrough(id), size: size)
+        try ConsoleRenderTests.expectGolden(render(state, size: size), "\(id)-\(name)-\(size.columns)x\(size.rows)")
+    }
+
     @Test(arguments: ConsoleRenderTests.catalog.map(\.id))
     func everyLineOfStoryAndRevealIsReachableOnTheProjector(_ id: String) throws {
         let state = ConsoleRenderTests.walkthrough(id)
@@ -146,6 +166,7 @@ struct ProjectorScreenTests {
         let trace = try #require(lines.firstIndex { $0.hasPrefix("── the app's trace") })
         let lesson = try #require(lines.firstIndex { $0.hasPrefix("── lesson, as written") }, "\(lines.joined(separator: "\n"))")
         #expect(trace < lesson)
+        #expect(lines[lesson].contains("(r returns to it)"), "the rule says how to get the lesson back")
         #expect(Screen.showsVerdict(try #require(state.report?.verdict), lines.joined(separator: "\n")))
         #expect(Screen.shows(try #require(state.departure).summary, lines.joined(separator: "\n")))
     }
