@@ -104,6 +104,23 @@ struct ClassroomTests {
         #expect(Screen.shows(Screen.plain(lesson.reveal), text))
     }
 
+    @Test(arguments: ConsoleRenderTests.catalog.map(\.id))
+    func beforeTheVoteNeitherTheIdNorTheStepTotalIsShown(_ id: String) throws {
+        var state = Self.question(id)
+        let number = String(id.prefix { $0.isNumber })
+        for size in [Self.size, Size(columns: 120, rows: 40)] {
+            let text = render(state, size: size).text
+            #expect(!text.contains(id), "\(id) at \(size.columns)×\(size.rows)")
+            #expect(text.hasPrefix(" mitmsim  lesson \(number): "))
+            let rule = try #require(text.components(separatedBy: "\n").first { $0.hasPrefix("── the app's trace") })
+            #expect(rule.contains(" step 1 ─") && !rule.contains(" of "), "\(rule)")
+        }
+        state.screen = .picker
+        state.selection = try #require(state.catalog.firstIndex { $0.id == id })
+        let list = render(state, size: Size(columns: 120, rows: 40)).text
+        #expect(!list.contains(id) && list.contains("> lesson \(number)  "), "\(list)")
+    }
+
     @Test func theScoreNeverOverwritesTheTitle() throws {
         let state = Self.question("12-certificate-pin-vs-installed-ca")
         let scenario = try #require(state.scenario)

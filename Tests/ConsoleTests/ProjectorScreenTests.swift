@@ -211,6 +211,15 @@ struct LessonListTests {
         #expect(state.scenario?.id.hasPrefix("12-") == true)
     }
 
+    @Test func theSelectedLessonIsAlwaysOnScreenGroupNamesIncluded() {
+        var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
+        for index in state.catalog.indices {
+            state.selection = index
+            let text = render(state, size: Size(columns: 80, rows: 24)).text
+            #expect(text.contains("> \(state.catalog[index].id.prefix(40))"), "\(state.catalog[index].id)")
+        }
+    }
+
     @Test func pageDownAndPageUpMoveAPage() {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
         state.viewport = Size(columns: 80, rows: 24)
