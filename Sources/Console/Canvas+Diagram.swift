@@ -13,6 +13,15 @@ extension Canvas {
         let style: Style
     }
 
+    /// The title over a party's lane.
+    static func laneTitle(_ actor: NetworkEvent.Actor) -> String {
+        switch actor {
+        case .client: "client"
+        case .proxy: "proxy / attacker"
+        case .origin: "origin"
+        }
+    }
+
     /// Where each party's lane runs, for a diagram `width` columns wide.
     static func laneColumns(width: Int, withProxy: Bool) -> [NetworkEvent.Actor: Int] {
         var columns: [NetworkEvent.Actor: Int] = [.client: 2, .origin: width - 3]
@@ -21,10 +30,8 @@ extension Canvas {
     }
 
     /// The lines of `event`'s label, wrapped to the room its arrow or its lane leaves.
-    static func labelLines(_ event: DiagramEvent, lanes: [NetworkEvent.Actor: Int], width: Int, full: Bool) -> [String] {
-        let room = labelRoom(event, lanes: lanes, width: width)
-        guard full else { return [event.text.count > room ? String(event.text.prefix(room - 1)) + "…" : event.text] }
-        return wrap(event.text, width: room)
+    static func labelLines(_ event: DiagramEvent, lanes: [NetworkEvent.Actor: Int], width: Int) -> [String] {
+        wrap(event.text, width: labelRoom(event, lanes: lanes, width: width))
     }
 
     private static func labelRoom(_ event: DiagramEvent, lanes: [NetworkEvent.Actor: Int], width: Int) -> Int {
@@ -36,19 +43,17 @@ extension Canvas {
     /// Draws the lane titles on `top - 1` and the events around `current` on `rows` rows from `top`.
     mutating func diagram(_ events: [DiagramEvent], current: Int, top: Int, rows: Int, spacing: Int, withProxy: Bool) {
         let lanes = Self.laneColumns(width: width, withProxy: withProxy)
-        let titles: [(NetworkEvent.Actor, String, Style)] = [(.client, "client", .client), (.proxy, "proxy / attacker", .proxy), (.origin, "origin", .origin)]
-        for (actor, title, style) in titles {
+        for actor in [NetworkEvent.Actor.client, .proxy, .origin] {
             guard let column = lanes[actor] else { continue }
+            let (title, style) = (Self.laneTitle(actor), Self.style(of: actor))
             screen.put(title, row: top - 1, column: max(0, min(width - title.count, column - title.count / 2)), style: style)
         }
         for row in top..<(top + rows) {
             for column in lanes.values { screen.put("│", row: row, column: column, style: .border) }
         }
         guard let focus = events.firstIndex(where: { $0.index == current }) ?? events.indices.last else { return }
-        // Every label in full when they all fit; otherwise one row each, and the current event in full.
-        let fullHeights = events.map { Self.labelLines($0, lanes: lanes, width: width, full: true).count }
-        let fitsInFull = fullHeights.reduce(0) { $0 + $1 + spacing - 1 } <= rows
-        let heights = events.indices.map { fitsInFull || $0 == focus ? fullHeights[$0] : 1 }
+        // Every label whole: when they do not all fit, the window moves with the current event.
+        let heights = events.map { Self.labelLines($0, lanes: lanes, width: width).count }
         var (first, last) = (focus, focus)
         var used = heights[focus]
         func cost(_ index: Int) -> Int { heights[index] + spacing - 1 }
@@ -68,7 +73,8 @@ extension Canvas {
         var row = top
         for index in first...last {
             let event = events[index]
-            let lines = Self.labelLines(event, lanes: lanes, width: width, full: heights[index] > 1 || index == focus)
+            let lines = Array(Self.labelLines(event, lanes: lanes, width: width).prefix(top + rows - row))
+            guard !lines.isEmpty else { break }
             if event.index == current {
                 for offset in 0..<lines.count { screen.paint(row: row + offset, column: 0, width: width, style: .selected) }
             }

@@ -38,25 +38,44 @@ extension Canvas {
         return result
     }
 
-    /// Greedy word wrap that keeps each character's style; a word longer than the line is split.
-    static func wrap(_ line: StyledLine, width: Int) -> [StyledLine] {
+    /// The console's one word wrap: greedy, keeping each character's style; a word longer than the line is
+    /// split. Lines after the first start with `hanging` spaces (a trace step's text under its text, not its mark).
+    static func wrap(_ line: StyledLine, width: Int, hanging: Int = 0) -> [StyledLine] {
+        let width = max(1, width)
+        let hanging = width > hanging + 8 ? hanging : 0
+        let indent = StyledLine(repeating: (" ", .normal), count: hanging)
         var lines: [StyledLine] = []
         var current: StyledLine = []
-        let words = line.split(omittingEmptySubsequences: true) { $0.character == " " }
-        for word in words {
-            if !current.isEmpty, current.count + 1 + word.count > width {
-                lines.append(current)
-                current = []
-            }
+        func room() -> Int { lines.isEmpty ? width : width - hanging }
+        func end() {
+            lines.append(lines.isEmpty ? current : indent + current)
+            current = []
+        }
+        // Runs of spaces are kept (the verdict's two), except where a line breaks.
+        for word in line.split(omittingEmptySubsequences: false, whereSeparator: { $0.character == " " }) {
+            if word.isEmpty, current.isEmpty { continue }
+            if !current.isEmpty, current.count + 1 + word.count > room() { end() }
             if !current.isEmpty { current.append((" ", current.last?.style == word.first?.style ? word.first?.style ?? .normal : .normal)) }
             current += word
-            while current.count > width {
-                lines.append(Array(current.prefix(width)))
-                current = Array(current.dropFirst(width))
+            while current.count > room() {
+                let rest = Array(current.dropFirst(room()))
+                current = Array(current.prefix(room()))
+                end()
+                current = rest
             }
         }
-        lines.append(current)
+        end()
         return lines
+    }
+
+    /// `text` as it is (no Markdown read), every character in `style`.
+    static func line(_ text: String, _ style: Style) -> StyledLine { text.map { ($0, style) } }
+
+    /// Plain `text` wrapped to `width`, each line break kept.
+    static func wrap(_ text: String, width: Int, hanging: Int = 0) -> [String] {
+        text.components(separatedBy: "\n").flatMap { paragraph in
+            wrap(line(paragraph, .normal), width: width, hanging: hanging).map { String($0.map(\.character)) }
+        }
     }
 
     /// Puts a styled line from (`row`, `column`); a control character takes the columns of its escape.

@@ -10,7 +10,8 @@ public enum ConsoleApp {
         var state = initial
         if state.scenario != nil { perform(.run, on: &state) }
         while true {
-            terminal.draw(render(state, size: terminal.size))
+            state.viewport = terminal.size
+            terminal.draw(render(state, size: state.viewport))
             guard let effect = update(&state, terminal.readKey()) else { continue }
             if effect == .quit { return }
             perform(effect, on: &state)

@@ -24,8 +24,21 @@ public struct ConsoleState: Sendable {
         }
     }
 
+    /// The walkthrough's pane that ↑/↓/PgUp/PgDn move: the diagram's steps, the trace's steps, or the lesson's text.
+    public enum Focus: Sendable, Equatable, CaseIterable { case diagram, trace, lesson }
+
+    /// What Enter opened whole from the walkthrough: an event of the diagram or a step of the trace.
+    public enum Opened: Sendable, Equatable {
+        case event(Int)
+        case traceStep(Int)
+    }
+
     public var screen: Screen = .picker
     public var showHelp = false
+    /// The help's first line shown.
+    public var helpScroll = 0
+    /// The terminal's size as last drawn: `update` bounds scrolling by what the screen shows.
+    public var viewport = Size(columns: 80, rows: 24)
     public var lab: LabView?
     public let catalog: [Scenario]
     /// The picker's filter (typed after `/`) and the selected row among the filtered lessons.
@@ -39,6 +52,14 @@ public struct ConsoleState: Sendable {
     public var report: RunReport?
     /// The event the walkthrough points at.
     public var step = 0
+    public var focus = Focus.diagram
+    /// The selected trace step; nil for the deciding step.
+    public var traceCursor: Int?
+    /// The lesson pane's first line shown.
+    public var lessonScroll = 0
+    /// The event or trace step shown whole over the walkthrough, and its first line shown.
+    public var opened: Opened?
+    public var openedScroll = 0
     /// What the last edit changed and what the verdict became ("pinning mode none → certificate: …").
     public var change: String?
     /// What the last edit changed, without the verdict: all a class may see before it answers.
@@ -53,6 +74,8 @@ public struct ConsoleState: Sendable {
     /// Why the last matrix could not be computed, shown instead of it.
     public var matrixFailure: String?
     public var matrixCursor = (row: 0, column: 0)
+    /// Whether the matrix shows its legend (the short labels and symbols spelled out) under the rows.
+    public var showsMatrixLegend = false
     /// Every client against the lesson's attack (as edited), for the comparison screen; nil until computed, and after an edit.
     public var comparison: Comparison?
     /// Why the last comparison could not be run, shown instead of it.
@@ -60,6 +83,8 @@ public struct ConsoleState: Sendable {
     /// The comparison's selected row, and whether its trace is open.
     public var comparisonCursor = 0
     public var showsComparisonTrace = false
+    /// The first line shown of a page that scrolls: the comparison's trace or the certificate inspector.
+    public var pageScroll = 0
     public var pinCursor = 0
     /// Classroom mode: high contrast, double spacing, and predict-then-reveal.
     public let classroom: Bool
@@ -73,21 +98,30 @@ public struct ConsoleState: Sendable {
         self.classroom = classroom
     }
 
-    /// The picker's lessons after the filter (matched against id, title, group and, outside classroom mode, summary).
+    /// The picker's lessons after the filter (matched against what the list shows: id or, in classroom mode,
+    /// number; title; group; and outside classroom mode, summary).
     public var filtered: [Scenario] {
         let needle = filter.lowercased()
         guard !needle.isEmpty else { return catalog }
-        // In classroom mode the summaries are hidden, so the filter must not match on them either.
-        return catalog.filter { "\($0.id) \($0.title) \($0.group) \(classroom ? "" : $0.summary)".lowercased().contains(needle) }
+        // In classroom mode ids and summaries are hidden (they state outcomes), so the filter must not match on them either.
+        return catalog.filter { "\(name($0)) \($0.title) \($0.group) \(classroom ? "" : $0.summary)".lowercased().contains(needle) }
+    }
+
+    /// How the screen names a lesson: its id, or in classroom mode its number alone, since an id such as
+    /// `38-afnetworking-2-5-1-accepts-self-signed` states the outcome the class is to predict.
+    public func name(_ scenario: Scenario) -> String {
+        classroom ? "lesson " + scenario.id.prefix { $0.isNumber } : scenario.id
     }
 
     /// Whether the lesson's answer may be on screen: always, except in classroom mode before the class answers.
     public var revealed: Bool { !awaitingPrediction }
 
     /// The part of the lesson's text to show now: the story before the class answers, the reveal after,
-    /// and both outside classroom mode.
+    /// and both outside classroom mode. After an edit, the story alone: the reveal explains the lesson's
+    /// own settings and would contradict the run on screen.
     public var lessonText: String {
         guard let lesson = lesson ?? scenario else { return "" }
+        if departure != nil { return lesson.lesson.story }
         if !classroom { return lesson.lesson.text }
         return awaitingPrediction ? lesson.lesson.story : lesson.lesson.reveal
     }
@@ -105,6 +139,9 @@ public struct ConsoleState: Sendable {
         if lesson == nil { lesson = report.scenario }
         departure = lesson.flatMap { LessonDeparture(report, lesson: $0) }
         step = 0
+        traceCursor = nil
+        lessonScroll = 0
+        opened = nil
         if let pendingChange {
             change = "\(pendingChange): \(report.verdict)" + (previous.map { $0 == report.verdict ? " (unchanged)" : " (was \($0))" } ?? "")
         } else {

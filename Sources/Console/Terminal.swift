@@ -307,36 +307,12 @@ public final class Terminal {
 // MARK: - Colours
 
 /// How styles become curses attributes.
-private enum Palette {
+enum Palette {
     case normal, highContrast, attributesOnly
 
     /// Sets up colour pairs (when colours are used) and returns the attribute for every style.
     func install() -> [Style: Int32] {
-        let bold = CNcurses_A_BOLD()
-        let reverse = CNcurses_A_REVERSE()
-        let dim = CNcurses_A_DIM()
-        let underline = CNcurses_A_UNDERLINE()
-        if self == .attributesOnly {
-            var table: [Style: Int32] = [:]
-            for style in Style.allCases {
-                switch style {
-                case .normal, .border, .client, .proxy, .origin, .passed: table[style] = 0
-                case .dim, .note, .skipped: table[style] = dim
-                case .title: table[style] = bold | underline
-                case .accent: table[style] = bold
-                case .selected: table[style] = reverse
-                case .deciding: table[style] = reverse | bold
-                case .failed, .rejected: table[style] = bold
-                case .accepted: table[style] = bold
-                case .leaked: table[style] = bold | underline
-                case .warning: table[style] = underline
-                case .strong, .code: table[style] = bold
-                case .emphasis: table[style] = underline
-                }
-            }
-            return table
-        }
-
+        guard self != .attributesOnly else { return Dictionary(uniqueKeysWithValues: Style.allCases.map { ($0, ink($0).attributes) }) }
         start_color()
         // -1 is the terminal's own background (and foreground); without use_default_colors fall back to black/white.
         let defaults = use_default_colors() == OK
@@ -350,48 +326,53 @@ private enum Palette {
         var table: [Style: Int32] = [:]
         for (index, style) in Style.allCases.enumerated() {
             let pair = Int16(index + 1)
-            var fg = foreground
-            var attributes: Int32 = 0
-            switch style {
-            case .normal: break
-            case .dim, .note, .skipped: attributes = self == .highContrast ? 0 : dim
-            case .title, .accent:
-                fg = colour(COLOR_YELLOW)
-                attributes = bold
-            case .border:
-                fg = self == .highContrast ? foreground : colour(COLOR_CYAN)
-                attributes = self == .highContrast ? bold : dim
-            case .selected: attributes = reverse
-            case .deciding:
-                fg = colour(COLOR_YELLOW)
-                attributes = reverse | bold
-            case .client: fg = colour(COLOR_CYAN)
-            case .proxy: fg = colour(COLOR_MAGENTA)
-            case .origin: fg = colour(COLOR_BLUE)
-            case .passed: fg = colour(COLOR_GREEN)
-            case .accepted:
-                fg = colour(COLOR_GREEN)
-                attributes = bold
-            case .failed: fg = colour(COLOR_RED)
-            case .rejected, .leaked:
-                fg = colour(COLOR_RED)
-                attributes = bold
-            case .warning: fg = colour(COLOR_YELLOW)
-            case .strong: attributes = bold
-            case .code: fg = colour(COLOR_CYAN)
-            case .emphasis: attributes = underline
-            }
-            if self == .highContrast {
-                attributes |= bold
-                if style == .selected || style == .deciding { attributes = reverse | bold }
-            }
+            let (base, attributes) = ink(style)
+            let fg = base.map(colour) ?? foreground
             // init_pair fails when the terminal has fewer pairs (COLOR_PAIRS, another global); then attributes alone.
-            if init_pair(pair, fg, background) == OK {
-                attributes |= CNcurses_COLOR_PAIR(Int32(pair))
-            }
-            table[style] = attributes
+            table[style] = attributes | (init_pair(pair, fg, background) == OK ? CNcurses_COLOR_PAIR(Int32(pair)) : 0)
         }
         return table
+    }
+
+    /// A style's colour (a curses base colour, nil for the terminal's own) and attributes. A refusal and
+    /// a leak differ in both, so neither is ever read as the other.
+    func ink(_ style: Style) -> (colour: Int32?, attributes: Int32) {
+        let (bold, reverse, dim, underline) = (CNcurses_A_BOLD(), CNcurses_A_REVERSE(), CNcurses_A_DIM(), CNcurses_A_UNDERLINE())
+        if self == .attributesOnly {
+            let attributes: Int32 =
+                switch style {
+                case .normal, .border, .client, .proxy, .origin, .passed: 0
+                case .dim, .note, .skipped: dim
+                case .title, .leaked: bold | underline
+                case .accent, .failed, .rejected, .accepted, .strong, .code: bold
+                case .selected: reverse
+                case .deciding: reverse | bold
+                case .warning, .emphasis: underline
+                }
+            return (nil, attributes)
+        }
+        let (colour, attributes): (Int32?, Int32) =
+            switch style {
+            case .normal, .strong: (nil, style == .strong ? bold : 0)
+            case .dim, .note, .skipped: (nil, self == .highContrast ? 0 : dim)
+            case .title, .accent: (COLOR_YELLOW, bold)
+            case .border: (self == .highContrast ? nil : COLOR_CYAN, self == .highContrast ? bold : dim)
+            case .selected: (nil, reverse)
+            case .deciding: (COLOR_YELLOW, reverse | bold)
+            case .client, .code: (COLOR_CYAN, 0)
+            case .proxy: (COLOR_MAGENTA, 0)
+            case .origin: (COLOR_BLUE, 0)
+            case .passed: (COLOR_GREEN, 0)
+            case .accepted: (COLOR_GREEN, bold)
+            case .failed: (COLOR_RED, 0)
+            case .rejected: (COLOR_RED, bold)
+            // The attacker's colour, and underlined: what was stolen, not what was refused.
+            case .leaked: (COLOR_MAGENTA, bold | underline)
+            case .warning: (COLOR_YELLOW, 0)
+            case .emphasis: (nil, underline)
+            }
+        guard self == .highContrast else { return (colour, attributes) }
+        return (colour, style == .selected || style == .deciding ? reverse | bold : attributes | bold)
     }
 }
 

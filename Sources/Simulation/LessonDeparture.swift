@@ -16,6 +16,8 @@ public struct LessonDeparture: Sendable, Equatable {
     /// "changed from the lesson: allowInvalidCertificates NO → YES".
     public var summary: String { "changed from the lesson: " + changes.joined(separator: ", ") }
 
-    /// Said above the lesson's text while the settings differ from it.
-    public static let staleLessonText = "The lesson text below was written for the lesson's own settings, not these."
+    /// Said above the lesson's story while the settings differ from the lesson's: why its explanation is
+    /// not shown (it would contradict the run on screen), and how to get it back.
+    public static let staleLessonText =
+        "The lesson's explanation was written for its own settings, not these, so only its story is shown. r returns to the lesson as written."
 }

@@ -104,13 +104,30 @@ struct ClassroomTests {
         #expect(Screen.shows(Screen.plain(lesson.reveal), text))
     }
 
+    @Test(arguments: ConsoleRenderTests.catalog.map(\.id))
+    func beforeTheVoteNeitherTheIdNorTheStepTotalIsShown(_ id: String) throws {
+        var state = Self.question(id)
+        let number = String(id.prefix { $0.isNumber })
+        for size in [Self.size, Size(columns: 120, rows: 40)] {
+            let text = render(state, size: size).text
+            #expect(!text.contains(id), "\(id) at \(size.columns)×\(size.rows)")
+            #expect(text.hasPrefix(" mitmsim  lesson \(number): "))
+            let rule = try #require(text.components(separatedBy: "\n").first { $0.hasPrefix("── the app's trace") })
+            #expect(rule.contains(" step 1 ─") && !rule.contains(" of "), "\(rule)")
+        }
+        state.screen = .picker
+        state.selection = try #require(state.catalog.firstIndex { $0.id == id })
+        let list = render(state, size: Size(columns: 120, rows: 40)).text
+        #expect(!list.contains(id) && list.contains("> lesson \(number)  "), "\(list)")
+    }
+
     @Test func theScoreNeverOverwritesTheTitle() throws {
         let state = Self.question("12-certificate-pin-vs-installed-ca")
         let scenario = try #require(state.scenario)
         let title = try #require(render(state, size: Self.size).text.components(separatedBy: "\n").first)
         #expect(title.hasSuffix(" classroom  score 0/0"))
         let shown = try #require(title.components(separatedBy: "…").first)
-        #expect(" mitmsim  \(scenario.id): \(scenario.title)".hasPrefix(shown) && shown.count > 40, "\(title)")
+        #expect(" mitmsim  lesson 12: \(scenario.title)".hasPrefix(shown) && shown.count > 40, "\(title)")
     }
 }
 
@@ -122,6 +139,15 @@ enum Screen {
     }
 
     static func shows(_ sentence: String, _ text: String) -> Bool { words(text).contains(words(sentence)) }
+
+    /// Whether the diagram shows `label` whole, read across its lanes and arrows.
+    static func showsInDiagram(_ label: String, _ text: String) -> Bool { shows(label, text.filter { !"│●─▶◀".contains($0) }) }
+
+    /// Whether the walkthrough's verdict line, above the key hint at the bottom, starts with `verdict`.
+    static func showsVerdict(_ verdict: String, _ text: String) -> Bool {
+        let lines = text.components(separatedBy: "\n")
+        return lines.last?.hasPrefix(" Tab focus") == true && lines.suffix(3).contains { $0.hasPrefix(" \(verdict)  ") }
+    }
 
     /// Markdown as the screen shows it: the marks removed.
     static func plain(_ markdown: String) -> String {

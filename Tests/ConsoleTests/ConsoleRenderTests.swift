@@ -57,7 +57,7 @@ struct ConsoleRenderTests {
     @Test func aLeakIsShownInTheLeakStyle() throws {
         let screen = render(Self.walkthrough("03-installed-attacker-ca"), size: Size(columns: 80, rows: 24))
         let lines = screen.text.components(separatedBy: "\n")
-        let last = lines.count - 1
+        let last = lines.count - 2
         let column = lines[last].distance(from: lines[last].startIndex, to: try #require(lines[last].range(of: "The attacker read the password")).lowerBound)
         #expect(screen.style(at: last, column) == .leaked)
     }

@@ -82,8 +82,21 @@ struct ConsoleUpdateTests {
         #expect(Screen.shows("policy: pinning mode none, allowInvalidCertificates NO, validatesDomainName YES, pinned nothing", text))
         #expect(Screen.shows("attack: forgeUntrustedCA (forge with 'matrix-attacker-ca')", text))
         #expect(Screen.shows("result: REJECTED at chainTrust", text))
-        #expect(Screen.shows("forg = forgeUntrustedCA", text), "every abbreviation has its legend")
-        #expect(Screen.shows("LEAK = LEAKED", text))
+        #expect(!Screen.shows("forg = forgeUntrustedCA", text), "the legend waits behind g, so the rows get the room")
+        Self.press([.character("g")], &state)
+        let legend = render(state, size: Size(columns: 80, rows: 24)).text
+        #expect(Screen.shows("forg = forgeUntrustedCA", legend), "every abbreviation has its legend")
+        #expect(Screen.shows("LEAK = LEAKED", legend))
+    }
+
+    @Test func theMatrixShowsMoreThanFiveOfItsRowsOnTheProjector() throws {
+        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        Self.press([.character("m")], &state)
+        let matrix = try #require(state.matrix)
+        let lines = render(state, size: Size(columns: 80, rows: 24)).text.components(separatedBy: "\n")
+        let shown = matrix.policies.map(\.shortLabel).filter { label in lines.contains { $0.hasPrefix(" \(label) ") } }
+        #expect(matrix.policies.count > 40)
+        #expect(shown.count > 12, "\(shown.count) of \(matrix.policies.count) rows:\n\(lines.joined(separator: "\n"))")
     }
 
     @Test func aMatrixIsComputedAgainAfterTheClockMovesAndNeverStagesItsCertificatesTwice() throws {
@@ -152,11 +165,14 @@ struct ConsoleUpdateTests {
     @Test func helpListsEveryKeyAndQuitLeavesFromTheList() {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
         Self.press([.character("?")], &state)
-        let help = render(state, size: Size(columns: 80, rows: 24)).text
-        for key in ["→ Space", "j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "L", "H", "S E", "r", "x i", "m", "C", "y n", "q Esc"] {
+        let help = render(state, size: Size(columns: 120, rows: 40)).text
+        for key in [
+            "Tab", "↑ ↓ PgUp PgDn", "→ ← Space", "Enter", "j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "L", "H", "S E", "r", "x i", "m", "C", "y n",
+            "q Esc",
+        ] {
             #expect(help.contains("\n  \(key) "), "\(key)")
         }
-        #expect(help.contains("? opens this help"))
+        #expect(help.contains("? or q closes this help"))
         for entry in ["cycle the AFNetworking release", "the challenge handler: afnetworking, acceptAll, systemDefault", "NSAllowsArbitraryLoads (S)"] {
             #expect(help.contains(entry), "\(entry)")
         }

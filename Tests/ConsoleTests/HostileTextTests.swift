@@ -79,7 +79,7 @@ import Testing
             let header = Array(lines[0])
             let gap = 120 - "classroom  score 1/1 ".count - 1
             #expect(header[gap - 1] == "\\" && header[gap] == " ", "the title stops a column short of the score: \(lines[0])")
-            #expect(lines[39].contains(#"The attacker read the password 'hunter2\e[8m'.  You were right."#), "\(lines[39])")
+            #expect(lines[38].contains(#"The attacker read the password 'hunter2\e[8m'.  You were right."#), "\(lines[38])")
         }
     }
 

@@ -16,9 +16,9 @@ struct LessonKeyTests {
 
     @Test func afterAnEditTheScreenSaysWhatDiffersFromTheLessonAndWhatDecidesNow() throws {
         let state = Self.after("a", in: "02-forged-untrusted-ca")
-        let text = render(state, size: Self.size).text
+        let text = render(state, size: Size(columns: 120, rows: 40)).text
         #expect(Screen.shows("changed from the lesson: allowInvalidCertificates NO → YES", text))
-        #expect(text.contains(LessonDeparture.staleLessonText))
+        #expect(Screen.shows(LessonDeparture.staleLessonText, text))
         let deciding = try #require(state.report?.evaluation?.decidingStep)
         #expect(deciding.check == .domainGuard)
         #expect(Screen.shows("Now: \(deciding)", text), "the engine's own sentence for the new deciding step")
@@ -94,12 +94,13 @@ struct LessonKeyTests {
         #expect(state.departure == nil)
         #expect(state.report?.verdict == "REJECTED at chainTrust")
         #expect(state.change?.hasPrefix("reset to the lesson as written: REJECTED at chainTrust") == true)
-        #expect(!render(state, size: Self.size).text.contains(LessonDeparture.staleLessonText))
+        #expect(!Screen.shows(LessonDeparture.staleLessonText, render(state, size: Self.size).text))
     }
 }
 
 /// At 80×24, the projector's size: the verdict and the whole sentence of the step that decided it are on
-/// screen for every lesson, in classroom mode once the class has answered too, with more than three events.
+/// screen for every lesson, in classroom mode once the class has answered too, with five rows of diagram
+/// and the current event's whole label.
 struct ProjectorSizeTests {
     static let size = Size(columns: 80, rows: 24)
 
@@ -110,12 +111,15 @@ struct ProjectorSizeTests {
         for state in [ConsoleRenderTests.walkthrough(id), classroom] {
             let report = try #require(state.report)
             let lines = render(state, size: Self.size).text.components(separatedBy: "\n")
-            #expect(lines.last?.hasPrefix(" \(report.verdict) ") == true, "\(lines.last ?? "")")
+            #expect(Screen.showsVerdict(report.verdict, lines.joined(separator: "\n")), "\(lines)")
             if let deciding = report.evaluation?.decidingStep {
                 #expect(Screen.shows(deciding.description, lines.joined(separator: "\n")), "\(id): \(deciding)")
             }
-            let drawn = lines.filter { $0.contains("●") || $0.contains("▶") || $0.contains("◀") }
-            #expect(drawn.count > 3, "\(id) shows \(drawn.count) events")
+            let titles = try #require(lines.firstIndex { $0.hasPrefix("client ") })
+            let trace = try #require(lines.firstIndex { $0.hasPrefix("── the app's trace") })
+            #expect(trace - titles - 1 >= 5, "\(id) gives the diagram \(trace - titles - 1) rows")
+            let current = try #require(report.events.indices.contains(state.step) ? report.events[state.step] : nil)
+            #expect(Screen.showsInDiagram(current.text, lines.joined(separator: "\n")), "\(id): the current event whole")
         }
     }
 }

@@ -45,6 +45,35 @@ struct ConsoleEndToEndTests {
         try tmux.waitFor("the program ending with status 0") { $0.contains("EXIT=0") }
     }
 
+    @Test("On an 80×24 projector, Tab then PgDn reach the lesson's last line, under a one-line key hint")
+    func projectorReachesTheLessonsLastLine() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24, arguments: ["02-forged-untrusted-ca"])
+        defer { tmux.kill() }
+        try tmux.waitFor("the walkthrough with its key hint") { $0.contains("REJECTED at chainTrust") && $0.contains(" Tab focus ") }
+        tmux.send("Tab")
+        tmux.send("Tab")
+        for _ in 0..<20 { tmux.send("NPage") }
+        try tmux.waitFor("the lesson pane at its last line") { screen in
+            let rule = screen.components(separatedBy: "\n").first { $0.hasPrefix("── ▶ lesson") } ?? ""
+            let numbers = rule.split { !$0.isNumber }.compactMap { Int($0) }
+            return numbers.count == 3 && numbers[1] == numbers[2]
+        }
+        try tmux.quit()
+    }
+
+    @Test("In classroom mode the title names the lesson by number and the step counter has no total before the vote")
+    func classroomHidesTheIdAndTheStepTotal() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24, arguments: ["03-installed-attacker-ca", "--classroom"])
+        defer { tmux.kill() }
+        let question = try tmux.waitFor("the question") { $0.contains("Will the client accept this chain? (y/n)") }
+        #expect(question.contains("lesson 03: The user installed the attacker's CA"))
+        #expect(!question.contains("03-installed-attacker-ca"))
+        #expect(question.contains(" step 1 ──") && !question.contains(" step 1 of"), "\(question)")
+        tmux.send("y")
+        try tmux.waitFor("the verdict and the step total") { $0.contains("ACCEPTED at chainTrust") && $0.contains(" step 1 of 31 ") }
+        try tmux.quit()
+    }
+
     @Test("The lab's console shows a stolen password live, and q stops the lab keeping its files")
     func labConsoleShowsFlowsLive() throws {
         let directory = NSTemporaryDirectory() + "mitmsim-lab-tui-\(UUID().uuidString)"
