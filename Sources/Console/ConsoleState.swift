@@ -81,8 +81,8 @@ public struct ConsoleState: Sendable {
     /// and both outside classroom mode.
     public var lessonText: String {
         guard let lesson = lesson ?? scenario else { return "" }
-        if !classroom { return lesson.lesson.text }
-        return awaitingPrediction ? lesson.lesson.story : lesson.lesson.reveal
+        if !classroom { return lesson.lessonText }
+        return awaitingPrediction ? lesson.lesson.story : lesson.revealText
     }
 
     /// Index of the client's verdict in the event list: the step that decides.

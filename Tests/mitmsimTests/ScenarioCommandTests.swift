@@ -62,7 +62,7 @@ struct ScenarioCommandTests {
         let result = try mitmsim(["run", path])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("Expectations NOT met: serverReceivedRequest expected false, got true."))
-        #expect(result.standardError.contains("expectations not met in: wrong-expectation-"))
+        #expect(result.standardError.contains("expectations or tries not met in: wrong-expectation-"))
     }
 
     @Test func aBrokenLessonOrAnUnknownIdExitsTwoWithOneLine() throws {
