@@ -87,4 +87,3 @@ public struct LessonTry: Sendable, Decodable, Equatable {
         return note.map { sentence + " " + $0 } ?? sentence
     }
 }
-

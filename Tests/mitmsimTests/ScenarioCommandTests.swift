@@ -65,6 +65,46 @@ struct ScenarioCommandTests {
         #expect(result.standardError.contains("expectations or tries not met in: wrong-expectation-"))
     }
 
+    @Test func eachTryIsReportedAsJSONWithItsKeysItsVerdictAndWhetherItHeld() throws {
+        let json = try mitmsim(["run", "05-expired-server-certificate", "--format", "json"]).json
+        let tries = try #require(json["tries"] as? [[String: Any]])
+        #expect(tries.map { Set($0.keys) } == Array(repeating: ["keys", "trusted", "decidingCheck", "held"], count: 3))
+        #expect(tries.map { $0["keys"] as? String } == ["a", "a d", "a d E"])
+        #expect(tries.map { $0["trusted"] as? Bool } == [false, false, true])
+        #expect(tries.map { $0["decidingCheck"] as? String } == ["domainGuard", "atsServerTrust", "allowInvalidOverride"])
+        #expect(tries.allSatisfy { $0["held"] as? Bool == true })
+    }
+
+    @Test func aTryThatDoesNotHoldFailsTheRunLikeAnExpectation() throws {
+        let source = try String(contentsOfFile: Self.scenarios + "/05-expired-server-certificate.yaml", encoding: .utf8)
+        let wrong = source.replacingOccurrences(of: "    - keys: \"a d\"\n      trusted: false", with: "    - keys: \"a d\"\n      trusted: true")
+        #expect(wrong != source)
+        let path = NSTemporaryDirectory() + "wrong-try-\(UUID().uuidString).yaml"
+        try wrong.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let result = try mitmsim(["run", path])
+        #expect(result.status == 1)
+        #expect(
+            result.standardOutput.contains("Try 'a d': did NOT hold: expected ACCEPTED at atsServerTrust, got REJECTED at atsServerTrust, secret not read."))
+        #expect(result.standardError.contains("expectations or tries not met in: wrong-try-"))
+        let json = try mitmsim(["run", path, "--format", "json"])
+        #expect(json.status == 1)
+        #expect((json.json["tries"] as? [[String: Any]])?.map { $0["held"] as? Bool } == [true, false, true])
+    }
+
+    @Test func aTryWithAnUnknownKeyIsRefusedWithOneLineNamingTheFileAndTheKeyPath() throws {
+        let source = try String(contentsOfFile: Self.scenarios + "/05-expired-server-certificate.yaml", encoding: .utf8)
+        let path = NSTemporaryDirectory() + "bad-key-\(UUID().uuidString).yaml"
+        try source.replacingOccurrences(of: "keys: \"a d E\"", with: "keys: \"a d Z\"").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try mitmsim(["run", path])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.hasPrefix("mitmsim: \(path): lesson.tries[2].keys: 'Z' is not a key that changes the lesson"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+
     @Test func aBrokenLessonOrAnUnknownIdExitsTwoWithOneLine() throws {
         let path = NSTemporaryDirectory() + "broken-\(UUID().uuidString).yaml"
         try "version: 3\ntitle: x\n".write(toFile: path, atomically: true, encoding: .utf8)
