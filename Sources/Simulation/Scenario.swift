@@ -423,11 +423,15 @@ public struct Expectations: Sendable, Decodable {
         trusted = try container.decodeValue(Bool.self, forKey: .trusted)
         decidingCheck =
             try container.contains(.decidingCheck)
-            ? container.decodeChoice(Dictionary(uniqueKeysWithValues: TraceStep.Check.allCases.map { ($0.rawValue, $0) }), forKey: .decidingCheck)
+            ? container.decodeChoice(TraceStep.Check.choices, forKey: .decidingCheck)
             : nil
         attackerSawPlaintext = try container.decodeValue(Bool.self, forKey: .attackerSawPlaintext)
         serverReceivedRequest = try container.decodeValue(Bool.self, forKey: .serverReceivedRequest)
     }
+}
+
+extension TraceStep.Check {
+    static let choices = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 }
 
 extension KeyType {

@@ -11,6 +11,15 @@ struct ScenarioCommandTests {
         try CommandLine.run(arguments + ["--scenarios", Self.scenarios])
     }
 
+    /// A temporary copy of lesson `id` with `text` replaced (which must be there), named `name-UUID.yaml`: the caller removes it.
+    func copy(of id: String, named name: String, replacing text: String, with replacement: String) throws -> String {
+        let source = try String(contentsOfFile: Self.scenarios + "/\(id).yaml", encoding: .utf8)
+        #expect(source.contains(text))
+        let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString).yaml"
+        try source.replacingOccurrences(of: text, with: replacement).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     func firstScenario() throws -> String {
         try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).filter { $0.hasSuffix(".yaml") }.sorted()[0].replacingOccurrences(
             of: ".yaml", with: "")
@@ -52,11 +61,7 @@ struct ScenarioCommandTests {
     }
 
     @Test func aLessonWhoseExpectationDoesNotHoldExitsOneAndSaysWhich() throws {
-        let source = try String(contentsOfFile: Self.scenarios + "/" + firstScenario() + ".yaml", encoding: .utf8)
-        let wrong = source.replacingOccurrences(of: "serverReceivedRequest: true", with: "serverReceivedRequest: false")
-        #expect(wrong != source)
-        let path = NSTemporaryDirectory() + "wrong-expectation-\(UUID().uuidString).yaml"
-        try wrong.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try copy(of: firstScenario(), named: "wrong-expectation", replacing: "serverReceivedRequest: true", with: "serverReceivedRequest: false")
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         let result = try mitmsim(["run", path])
@@ -76,11 +81,9 @@ struct ScenarioCommandTests {
     }
 
     @Test func aTryThatDoesNotHoldFailsTheRunLikeAnExpectation() throws {
-        let source = try String(contentsOfFile: Self.scenarios + "/05-expired-server-certificate.yaml", encoding: .utf8)
-        let wrong = source.replacingOccurrences(of: "    - keys: \"a d\"\n      trusted: false", with: "    - keys: \"a d\"\n      trusted: true")
-        #expect(wrong != source)
-        let path = NSTemporaryDirectory() + "wrong-try-\(UUID().uuidString).yaml"
-        try wrong.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try copy(
+            of: "05-expired-server-certificate", named: "wrong-try", replacing: "    - keys: \"a d\"\n      trusted: false",
+            with: "    - keys: \"a d\"\n      trusted: true")
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         let result = try mitmsim(["run", path])
@@ -94,9 +97,7 @@ struct ScenarioCommandTests {
     }
 
     @Test func aTryWithAnUnknownKeyIsRefusedWithOneLineNamingTheFileAndTheKeyPath() throws {
-        let source = try String(contentsOfFile: Self.scenarios + "/05-expired-server-certificate.yaml", encoding: .utf8)
-        let path = NSTemporaryDirectory() + "bad-key-\(UUID().uuidString).yaml"
-        try source.replacingOccurrences(of: "keys: \"a d E\"", with: "keys: \"a d Z\"").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try copy(of: "05-expired-server-certificate", named: "bad-key", replacing: "keys: \"a d E\"", with: "keys: \"a d Z\"")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try mitmsim(["run", path])
         #expect(result.status == 2)
