@@ -45,7 +45,7 @@ public enum LessonKey: Sendable, Equatable {
         let tokens = text.split(separator: " ").map(String.init)
         guard !tokens.isEmpty else { throw KeyError(reason: "is empty: name the keys to press, such as \"a d\"") }
         var onPins = false
-        return try tokens.map { token throws(KeyError) -> LessonKey in
+        let keys = try tokens.map { token throws(KeyError) -> LessonKey in
             let key: LessonKey? =
                 switch (onPins, token) {
                 case (_, "P"): .pins
@@ -64,6 +64,18 @@ public enum LessonKey: Sendable, Equatable {
             }
             if key == .pins || key == .leavePins { onPins = key == .pins && !onPins }
             return key
+        }
+        guard keys.contains(where: \.edits) else {
+            throw KeyError(reason: "changes nothing: name a key that edits the lesson (on the pins screen, space)")
+        }
+        return keys
+    }
+
+    /// True for a key that changes the lesson; the others only move on the pins screen.
+    var edits: Bool {
+        switch self {
+        case .edit, .togglePin: true
+        case .pins, .moveCursor, .leavePins: false
         }
     }
 

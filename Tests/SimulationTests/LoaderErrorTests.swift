@@ -116,6 +116,10 @@ struct LoaderErrorTests {
             "x.yaml: lesson.tries[0].keys: is empty: name the keys to press, such as \"a d\""
         ),
         ("  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"a\"\n", "x.yaml: lesson.tries[0].trusted: missing"),
+        (
+            "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"P j q\"\n      trusted: true\n",
+            "x.yaml: lesson.tries[0].keys: changes nothing: name a key that edits the lesson (on the pins screen, space)"
+        ),
         ("    - id: attacker-ca", "    - id: bank-root", "x.yaml: world: the id 'bank-root' is used twice (entry 2)"),
         (
             "  library: afnetworking-4", "  library: alamofire-6",
