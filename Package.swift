@@ -60,6 +60,6 @@ let package = Package(
         .testTarget(name: "MitmSimKitTests", dependencies: ["MitmSimKit"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Simulation", "TestSupport"], exclude: ["Golden"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
-        .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI", "LoopbackTLS", "TestSupport"]),
+        .testTarget(name: "mitmsimTests", dependencies: ["mitmsim", "PKI", "LoopbackTLS", "Simulation", "TestSupport"]),
     ]
 )

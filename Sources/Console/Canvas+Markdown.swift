@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 
 /// Lesson text in Markdown, laid out with attributes: `**bold**`, `` `code` `` and `*emphasis*` become
 /// styles instead of the marks themselves.
@@ -12,30 +13,16 @@ extension Canvas {
         return paragraphs.flatMap { wrap(styled($0, base: .normal), width: width) }
     }
 
-    /// The paragraph's characters with their styles, marks removed.
+    /// The paragraph's characters with their styles, marks removed (the engine reads the marks).
     static func styled(_ paragraph: String, base: Style) -> StyledLine {
-        var result: StyledLine = []
-        var (strong, code, emphasis) = (false, false, false)
-        let characters = Array(paragraph)
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            let next = index + 1 < characters.count ? characters[index + 1] : nil
-            if code {
-                if character == "`" { code = false } else { result.append((character, .code)) }
-            } else if character == "`" {
-                code = true
-            } else if character == "*", next == "*" {
-                strong.toggle()
-                index += 1
-            } else if character == "*", emphasis || (next.map { $0 != " " } ?? false) && characters[(index + 1)...].contains("*") {
-                emphasis.toggle()
-            } else {
-                result.append((character, strong ? .strong : emphasis ? .emphasis : base))
+        MarkdownStyle.styled(paragraph).map { character, style in
+            switch style {
+            case .plain: (character, base)
+            case .strong: (character, .strong)
+            case .code: (character, .code)
+            case .emphasis: (character, .emphasis)
             }
-            index += 1
         }
-        return result
     }
 
     /// The console's one word wrap: greedy, keeping each character's style; a word longer than the line is

@@ -122,8 +122,8 @@ public struct ConsoleState: Sendable {
     public var lessonText: String {
         guard let lesson = lesson ?? scenario else { return "" }
         if departure != nil { return lesson.lesson.story }
-        if !classroom { return lesson.lesson.text }
-        return awaitingPrediction ? lesson.lesson.story : lesson.lesson.reveal
+        if !classroom { return lesson.lessonText }
+        return awaitingPrediction ? lesson.lesson.story : lesson.revealText
     }
 
     /// Index of the client's verdict in the event list: the step that decides.

@@ -157,19 +157,9 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
         guard state.comparison == nil else { return nil }
         state.comparisonCursor = 0
         return .computeComparison
-    case .character("a"): return edit(&state, .toggleAllowInvalidCertificates)
-    case .character("d"): return edit(&state, .toggleValidatesDomainName)
-    case .character("p"): return edit(&state, .nextPinningMode)
-    case .character("A"): return edit(&state, .nextAttack)
-    case .character("t"): return edit(&state, .toggleAttackerCA(lesson: lesson))
-    case .character("c"): return edit(&state, .toggleClock(lesson: lesson))
-    case .character("D"): return edit(&state, .toggleDomain)
-    case .character("v"): return edit(&state, .nextTLSVersions)
-    case .character("L"): return edit(&state, .nextLibrary)
-    case .character("H"): return edit(&state, .nextChallengeHandler)
-    case .character("S"): return edit(&state, .toggleArbitraryLoads)
-    case .character("E"): return edit(&state, .toggleInsecureHTTPException(lesson: lesson))
-    case .character("r"): return edit(&state, .reset(lesson: lesson))
+    case .character(let character):
+        guard let change = LessonKey.edit(for: character, lesson: lesson) else { return nil }
+        return edit(&state, change)
     default: break
     }
     return nil
@@ -209,8 +199,8 @@ private func updatePins(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     guard let scenario = state.scenario else { return nil }
     let ids = scenario.certificateIDs
     switch key {
-    case .up, .character("k"): state.pinCursor = max(0, state.pinCursor - 1)
-    case .down, .character("j"): state.pinCursor = min(max(0, ids.count - 1), state.pinCursor + 1)
+    case .up, .character("k"): state.pinCursor = LessonKey.pinsCursor(state.pinCursor, movedBy: -1, count: ids.count)
+    case .down, .character("j"): state.pinCursor = LessonKey.pinsCursor(state.pinCursor, movedBy: 1, count: ids.count)
     case .character(" "), .enter:
         guard ids.indices.contains(state.pinCursor) else { return nil }
         return edit(&state, .togglePin(ids[state.pinCursor]), stay: true)

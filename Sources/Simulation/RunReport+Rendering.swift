@@ -22,7 +22,8 @@ extension RunReport {
         lines.append("")
         lines.append("Verdict: \(verdict). " + outcome.joined(separator: " "))
         lines.append(expectationLine)
-        let lesson = TerminalText.escaped(scenario.lesson.text, keepingLineBreaks: true)
+        lines += tryLines
+        let lesson = TerminalText.escaped(MarkdownStyle.plainText(scenario.lessonText), keepingLineBreaks: true)
         return (heading.map { TerminalText.escaped($0) } + ["", lesson, ""] + lines.map { TerminalText.escaped($0) }).joined(separator: "\n") + "\n"
     }
 
@@ -32,13 +33,26 @@ extension RunReport {
         return "Expectations NOT met: " + failed.map { "\($0.name) expected \($0.expected), got \($0.actual)" }.joined(separator: "; ") + "."
     }
 
+    /// Each try after the expectations: its keys, the verdict they led to, and whether that is what the try says.
+    var tryLines: [String] {
+        tries.map { result in
+            let expected = result.lessonTry
+            let claimed =
+                (expected.trusted ? "ACCEPTED" : "REJECTED") + (expected.decidingCheck.map { " at \($0.rawValue)" } ?? "")
+                + (expected.attackerReadSecret.map { $0 ? ", secret read" : ", secret not read" } ?? "")
+            let got = result.verdict + ", secret \(result.attackerReadSecret ? "read" : "not read")"
+            return "Try '\(expected.keys)': " + (result.held ? "held (\(got))." : "did NOT hold: expected \(claimed), got \(got).")
+        }
+    }
+
     /// A handout: the lesson, a table of what crossed the wire, the decision, the verdict. Escaped for a terminal
     /// as `text` is, each field before the table's own `\|`, so the escaping never doubles the table's backslashes.
     public var markdown: String {
         func field(_ text: String) -> String { TerminalText.escaped(text) }
         var lines = [
             "# \(field(scenario.title))", "", "*\(field(scenario.group))* · `\(field(scenario.id))`", "",
-            TerminalText.escaped(scenario.lesson.text, keepingLineBreaks: true), "",
+            "## Question", "", TerminalText.escaped(scenario.lesson.story.trimmingCharacters(in: .whitespacesAndNewlines), keepingLineBreaks: true), "",
+            "## Answer", "", TerminalText.escaped(scenario.revealText, keepingLineBreaks: true), "",
         ]
         lines += ["## What crossed the wire", ""]
         lines += events.isEmpty ? [Self.noConnection] : ["| # | from | to | what |", "|---|---|---|---|"]
@@ -55,10 +69,12 @@ extension RunReport {
             }
             ?? [Self.noChainJudged]
         lines += ["", "## Verdict", "", "**\(verdict)**. " + field(outcome.joined(separator: " ")), ""]
+        if !tries.isEmpty { lines += ["## Tries", ""] + tryLines.map { "- " + field($0) } + [""] }
         return lines.joined(separator: "\n")
     }
 
-    /// `{"scenario", "title", "trusted", "decidingCheck", "attackerSawPlaintext", "serverReceivedRequest", "expectationsMet", "steps", "events", …}`.
+    /// `{"scenario", "title", "trusted", "decidingCheck", "attackerSawPlaintext", "serverReceivedRequest", "expectationsMet", "steps", "events",
+    /// "tries", …}`.
     var json: JSONRun { JSONRun(self) }
 
     public static func json(_ reports: [RunReport]) -> String {
@@ -100,6 +116,15 @@ struct JSONRun: Encodable {
     let unmetExpectations: [Failed]
     let steps: [TraceStep]
     let events: [Event]
+    let tries: [Try]
+
+    /// `{"keys": "a d", "trusted": false, "decidingCheck": "atsServerTrust", "held": true}`: what followed the keys.
+    struct Try: Encodable {
+        let keys: String
+        let trusted: Bool
+        let decidingCheck: Nullable<String>
+        let held: Bool
+    }
 
     init(_ report: RunReport) {
         scenario = report.scenario.id
@@ -115,5 +140,6 @@ struct JSONRun: Encodable {
         unmetExpectations = report.checks.filter { !$0.met }.map { Failed(name: $0.name, expected: $0.expected, actual: $0.actual) }
         steps = report.evaluation?.steps ?? []
         events = report.events.map { Event(actor: $0.actor.rawValue, to: $0.peer?.rawValue, text: $0.text) }
+        tries = report.tries.map { Try(keys: $0.lessonTry.keys, trusted: $0.trusted, decidingCheck: Nullable($0.decidingCheck?.rawValue), held: $0.held) }
     }
 }

@@ -12,6 +12,30 @@ public struct RunReport: Sendable {
         public var met: Bool { expected == actual }
     }
 
+    /// One of the lesson's tries, pressed and run: what followed, and whether it is what the try says.
+    public struct TryResult: Sendable {
+        public let lessonTry: LessonTry
+        public let trusted: Bool
+        public let decidingCheck: TraceStep.Check?
+        public let attackerReadSecret: Bool
+        /// "REJECTED at atsServerTrust": the run's verdict after the keys.
+        public let verdict: String
+
+        /// True when the verdict, the deciding check and (if the try names it) what the attacker read are the try's.
+        public var held: Bool {
+            trusted == lessonTry.trusted && (lessonTry.decidingCheck.map { $0 == decidingCheck } ?? true)
+                && (lessonTry.attackerReadSecret.map { $0 == attackerReadSecret } ?? true)
+        }
+
+        public init(_ lessonTry: LessonTry, _ report: RunReport) {
+            self.lessonTry = lessonTry
+            trusted = report.trusted
+            decidingCheck = report.decidingCheck
+            attackerReadSecret = report.attackerView.readSecret
+            verdict = report.verdict
+        }
+    }
+
     public let scenario: Scenario
     /// Nil when the handshake ended before the client judged a chain.
     public let evaluation: PolicyEvaluation?
@@ -22,6 +46,8 @@ public struct RunReport: Sendable {
     public let attackerView: AttackerView
     public let serverReceivedRequest: Bool
     public let handshakeCompleted: Bool
+    /// The lesson's tries, each run from the lesson as written (empty unless the run asked for them).
+    public var tries: [TryResult] = []
 
     public var trusted: Bool { evaluation?.isTrusted ?? false }
     public var decidingCheck: TraceStep.Check? { evaluation?.decidingStep?.check }
@@ -38,7 +64,8 @@ public struct RunReport: Sendable {
         return checks
     }
 
-    public var expectationsMet: Bool { checks.allSatisfy(\.met) }
+    /// Every expectation met, and every try run held.
+    public var expectationsMet: Bool { checks.allSatisfy(\.met) && tries.allSatisfy(\.held) }
 
     /// "ACCEPTED at chainTrust": the verdict line every renderer shows.
     public var verdict: String {

@@ -99,20 +99,19 @@ public struct Scenario: Sendable, Decodable {
 public struct Lesson: Sendable, Decodable, Equatable {
     /// The situation and the question; it must not give away the verdict, the deciding step or the loot.
     public var story: String
-    /// What the trace and the events show, and the takeaway.
+    /// What the trace and the events show, and the takeaway, as the file writes it (`Scenario.revealText` adds
+    /// the tries).
     public var reveal: String
+    /// The keys the learner is invited to press after the reveal, each with the verdict that follows.
+    public var tries: [LessonTry]
 
-    /// Both parts, as a reader who needs no suspense reads them.
-    public var text: String {
-        [story, reveal].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.joined(separator: "\n\n")
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case story, reveal }
+    enum CodingKeys: String, CodingKey, CaseIterable { case story, reveal, tries }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         story = try container.decodeValue(String.self, forKey: .story)
         reveal = try container.decodeValue(String.self, forKey: .reveal)
+        tries = try container.decodeIfPresent([LessonTry].self, forKey: .tries) ?? []
     }
 }
 
@@ -424,11 +423,15 @@ public struct Expectations: Sendable, Decodable {
         trusted = try container.decodeValue(Bool.self, forKey: .trusted)
         decidingCheck =
             try container.contains(.decidingCheck)
-            ? container.decodeChoice(Dictionary(uniqueKeysWithValues: TraceStep.Check.allCases.map { ($0.rawValue, $0) }), forKey: .decidingCheck)
+            ? container.decodeChoice(TraceStep.Check.choices, forKey: .decidingCheck)
             : nil
         attackerSawPlaintext = try container.decodeValue(Bool.self, forKey: .attackerSawPlaintext)
         serverReceivedRequest = try container.decodeValue(Bool.self, forKey: .serverReceivedRequest)
     }
+}
+
+extension TraceStep.Check {
+    static let choices = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 }
 
 extension KeyType {

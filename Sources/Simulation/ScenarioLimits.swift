@@ -32,6 +32,10 @@ public enum ScenarioLimits {
     public static let infoPlistBytes = 256 << 10
     /// How deep elements may nest in an XML Info.plist: Foundation's reader recurses once per level.
     public static let infoPlistDepth = 64
+    /// Tries in `lesson.tries`: `run` runs the lesson once more for each, world and all.
+    public static let tries = 8
+    /// Keys in one try's `keys`: each is an edit worded and applied.
+    public static let keysPerTry = 32
     /// Scenario files in one directory (`--scenarios DIR`).
     public static let filesPerDirectory = 256
 
@@ -104,6 +108,12 @@ public enum ScenarioLimits {
         ]
         for (path, ids) in lists where ids.count > listedIDs {
             throw fail(path, "names \(ids.count) certificates, the most is \(listedIDs)")
+        }
+        guard scenario.lesson.tries.count <= tries else {
+            throw fail("lesson.tries", "holds \(scenario.lesson.tries.count) tries, the most is \(tries) (each is one more run)")
+        }
+        for (index, lessonTry) in scenario.lesson.tries.enumerated() where lessonTry.presses.count > keysPerTry {
+            throw fail("lesson.tries[\(index)].keys", "names \(lessonTry.presses.count) keys, the most is \(keysPerTry)")
         }
     }
 

@@ -36,6 +36,15 @@ public enum ScenarioRunner {
             serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: outcome.handshakeCompleted)
     }
 
+    /// The lesson, then each of its tries: the keys pressed on the lesson as written, and the result run for real.
+    public static func runWithTries(_ scenario: Scenario, keyLog: KeyLog? = nil) throws -> RunReport {
+        var report = try run(scenario, keyLog: keyLog)
+        report.tries = try scenario.lesson.tries.map { lessonTry in
+            try RunReport.TryResult(lessonTry, run(lessonTry.replay(on: scenario).scenario, keyLog: keyLog))
+        }
+        return report
+    }
+
     /// The app as the scenario builds it: the model that judges, and what its `.p12` gave it for two-way TLS.
     struct App: Sendable {
         let model: any ClientModel

@@ -61,7 +61,7 @@ extension MitmSim {
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run lessons for real on 127.0.0.1 and check what they expect.",
-            discussion: "Exit status: 0 when every expectation holds, 1 when one does not, 2 on bad input.")
+            discussion: "Each lesson's tries run too. Exit status: 0 when every expectation and try holds, 1 when one does not, 2 on bad input.")
 
         @OptionGroup var options: ScenarioOptions
 
@@ -88,7 +88,7 @@ extension MitmSim {
             }
             let reports = try selected.map { scenario in
                 do {
-                    return try ScenarioRunner.run(scenario, keyLog: keyLog)
+                    return try ScenarioRunner.runWithTries(scenario, keyLog: keyLog)
                 } catch let error as ScenarioError {
                     throw BadInput(error.description)  // it names the file and the key already
                 } catch {
@@ -104,7 +104,7 @@ extension MitmSim {
             if reports.count > 1, format == .text { print("\(reports.count - failed.count) passed, \(failed.count) failed") }
             if !failed.isEmpty {
                 let ids = TerminalText.escaped(failed.map(\.scenario.id).joined(separator: ", "))
-                FileHandle.standardError.write(Data("mitmsim: expectations not met in: \(ids)\n".utf8))
+                FileHandle.standardError.write(Data("mitmsim: expectations or tries not met in: \(ids)\n".utf8))
                 throw ExitCode(1)
             }
         }

@@ -75,12 +75,13 @@ struct ClassroomTests {
 
     @Test func theStoryIsShownBeforeTheAnswerAndTheRevealAfter() throws {
         var state = Self.question("02-forged-untrusted-ca")
-        let lesson = try #require(state.scenario?.lesson)
+        let scenario = try #require(state.scenario)
         let big = Size(columns: 120, rows: 40)
-        #expect(Screen.shows(Screen.plain(lesson.story), render(state, size: big).text))
-        #expect(!Screen.shows(Screen.plain(lesson.reveal), render(state, size: big).text))
+        #expect(Screen.shows(Screen.plain(scenario.lesson.story), render(state, size: big).text))
+        #expect(!Screen.shows(Screen.plain(scenario.lesson.reveal), render(state, size: big).text))
+        #expect(!render(state, size: big).text.contains("Try:"))
         ConsoleUpdateTests.press([.character("n")], &state)
-        #expect(Screen.shows(Screen.plain(lesson.reveal), render(state, size: big).text))
+        #expect(Screen.shows(Screen.plain(scenario.revealText), render(state, size: big).text))
     }
 
     @Test func theAttackerViewAndTheMatrixWaitForTheAnswer() {
@@ -98,10 +99,10 @@ struct ClassroomTests {
 
     @Test func outsideClassroomModeTheStoryAndTheRevealAreBothShown() throws {
         let state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
-        let lesson = try #require(state.scenario?.lesson)
+        let scenario = try #require(state.scenario)
         let text = render(state, size: Size(columns: 120, rows: 40)).text
-        #expect(Screen.shows(Screen.plain(lesson.story), text))
-        #expect(Screen.shows(Screen.plain(lesson.reveal), text))
+        #expect(Screen.shows(Screen.plain(scenario.lesson.story), text))
+        #expect(Screen.shows(Screen.plain(scenario.revealText), text))
     }
 
     @Test(arguments: ConsoleRenderTests.catalog.map(\.id))

@@ -13,6 +13,14 @@ struct MitmSimKitTests {
         #expect(report.expectationsMet)
     }
 
+    @Test func aLessonRunWithItsTriesReportsEachTryAndWhetherItHeld() throws {
+        let lesson = try ScenarioCatalog.builtIn.load("05-expired-server-certificate")
+        let report = try ScenarioRunner.runWithTries(lesson)
+        #expect(report.tries.map(\.lessonTry.keys) == lesson.lesson.tries.map(\.keys))
+        #expect(report.tries.allSatisfy { $0.held })
+        #expect(report.expectationsMet)
+    }
+
     @Test func anUnpinnedAppTrustsTheInstalledCAAndTheAttackerReadsThePassword() throws {
         let report = try ScenarioRunner.run(ScenarioCatalog.builtIn.load("03-installed-attacker-ca"))
         #expect(report.trusted)

@@ -22,8 +22,10 @@ struct CatalogTests {
 
     @Test(arguments: catalog)
     func theLessonMeetsItsExpectationsAndReadsAsRecorded(_ id: String) throws {
-        let report = try ScenarioRunner.run(ScenarioLoader.load("\(Self.scenarios)/\(id).yaml"))
-        #expect(report.expectationsMet, "\(report.checks.filter { !$0.met })")
+        let report = try ScenarioRunner.runWithTries(ScenarioLoader.load("\(Self.scenarios)/\(id).yaml"))
+        #expect(
+            report.expectationsMet, "\(report.checks.filter { !$0.met }) \(report.tries.filter { !$0.held }.map { "'\($0.lessonTry.keys)': \($0.verdict)" })")
+        #expect(!report.tries.isEmpty, "every lesson has at least one try")
 
         try Self.golden.expect(Self.withoutKeyHashes(report.text), matches: id)
     }

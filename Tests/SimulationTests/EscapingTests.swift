@@ -36,7 +36,7 @@ struct EscapingTests {
     static func withHostileRun(_ body: (RunReport) throws -> Void) throws {
         let directory = try HostileText.writeLesson()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let report = try ScenarioRunner.run(try ScenarioLoader.load("\(directory)/\(HostileText.lessonID).yaml"))
+        let report = try ScenarioRunner.runWithTries(try ScenarioLoader.load("\(directory)/\(HostileText.lessonID).yaml"))
         #expect(report.expectationsMet, "\(report.checks)")
         try body(report)
     }
@@ -51,6 +51,7 @@ struct EscapingTests {
             #expect(text.contains(#"Alice installed a profile. \e]0;pwned\a Her app keeps the default policy."# + "\n\nWill the app accept"))
             #expect(text.contains(#"plaintext from the client: POST /login\e]0;pwned\a\u{9B}2J\u{202E} HTTP/1.1"#), "\(text)")
             #expect(text.contains(#"The attacker read the password 'hunter2\e[8m'."#))
+            #expect(text.contains(#"installed without full trust): REJECTED. Watch\e[2J the trace."#), "\(text)")
         }
     }
 

@@ -99,6 +99,27 @@ struct LoaderErrorTests {
         ),
         ("  library: afnetworking-4", "  library: afnetworking-4\n  platform: ios9", "x.yaml: client.platform: 'ios9' is not one of: ios12, ios13"),
         ("  reveal: R\n", "", "x.yaml: lesson.reveal: missing"),
+        (
+            "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"a z\"\n      trusted: true\n",
+            "x.yaml: lesson.tries[0].keys: 'z' is not a key that changes the lesson in the walkthrough: a, d, p, A, t, c, D, v, L, H, S, E, r or P"
+        ),
+        (
+            "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"P j x\"\n      trusted: true\n",
+            "x.yaml: lesson.tries[0].keys: 'x' is not a key that changes the lesson on the pins screen: j, k, space, q or P"
+        ),
+        (
+            "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"j\"\n      trusted: true\n",
+            "x.yaml: lesson.tries[0].keys: 'j' is not a key that changes the lesson in the walkthrough: a, d, p, A, t, c, D, v, L, H, S, E, r or P"
+        ),
+        (
+            "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \" \"\n      trusted: true\n",
+            "x.yaml: lesson.tries[0].keys: is empty: name the keys to press, such as \"a d\""
+        ),
+        ("  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"a\"\n", "x.yaml: lesson.tries[0].trusted: missing"),
+        (
+            "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"P j q\"\n      trusted: true\n",
+            "x.yaml: lesson.tries[0].keys: changes nothing: name a key that edits the lesson (on the pins screen, space)"
+        ),
         ("    - id: attacker-ca", "    - id: bank-root", "x.yaml: world: the id 'bank-root' is used twice (entry 2)"),
         (
             "  library: afnetworking-4", "  library: alamofire-6",

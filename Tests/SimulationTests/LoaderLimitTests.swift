@@ -57,6 +57,16 @@ struct LoaderLimitTests {
                 == "x.yaml: world: holds 34 certificates (authorities, leaves and the client identity), the most is 32")
     }
 
+    @Test func moreThan8TriesOrMoreThan32KeysInATryAreRefused() throws {
+        func tries(_ count: Int, keys: Int = 1) -> String {
+            let one = "    - keys: \"\(Array(repeating: "a", count: keys).joined(separator: " "))\"\n      trusted: true\n"
+            return valid.replacingOccurrences(of: "  reveal: R\n", with: "  reveal: R\n  tries:\n" + String(repeating: one, count: count))
+        }
+        #expect(try LoaderErrorTests().load(tries(8, keys: 32)).lesson.tries.count == 8)
+        #expect(error(tries(9)) == "x.yaml: lesson.tries: holds 9 tries, the most is 8 (each is one more run)")
+        #expect(error(tries(1, keys: 33)) == "x.yaml: lesson.tries[0].keys: names 33 keys, the most is 32")
+    }
+
     @Test func moreThan100NamesOnACertificateAreRefused() {
         let names = (0...100).map { "n\($0).bank.test" }.joined(separator: ", ")
         #expect(

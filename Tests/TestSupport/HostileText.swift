@@ -26,7 +26,7 @@ public enum HostileText {
     public static let lessonID = "99-hostile\u{1B}[2J"
 
     /// A lesson (the attacker's CA installed, so the attacker reads the login) whose every kind of text carries
-    /// control characters: the file name, title, group, summary, lesson, a certificate's name and
+    /// control characters: the file name, title, group, summary, lesson, a try's note, a certificate's name and
     /// organization, and the request's path and password. It passes its expectations, so every front end shows all of it.
     public static let lesson = #"""
         version: 3
@@ -36,6 +36,10 @@ public enum HostileText {
         lesson:
           story: "Alice installed a profile. \e]0;pwned\a Her app keeps the default policy.\n\nWill the app accept the forged chain?"
           reveal: "The forged chain ends at a root the device trusts.\r\n[pass] chainTrust: a line that is not a trace step"
+          tries:
+            - keys: "t"
+              trusted: false
+              note: "Watch\e[2J the trace."
         clock: "2026-06-01T00:00:00Z"
         world:
           authorities:

@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import Simulation
 import TestSupport
 import Testing
 
@@ -42,7 +43,10 @@ struct ReportFormatTests {
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.components(separatedBy: "\n")
         #expect(lines.first == "# \(title)")
-        #expect(lines.filter { $0.hasPrefix("## ") } == ["## What crossed the wire", "## How the app decided", "## Verdict"])
+        #expect(
+            lines.filter { $0.hasPrefix("## ") } == [
+                "## Question", "## Answer", "## What crossed the wire", "## How the app decided", "## Verdict", "## Tries",
+            ])
 
         let header = try #require(lines.firstIndex(of: "| # | from | to | what |"))
         #expect(lines[header + 1] == "|---|---|---|---|")
@@ -54,6 +58,24 @@ struct ReportFormatTests {
 
         let verdict = try #require(lines.firstIndex(of: "## Verdict"))
         #expect(lines[verdict + 2].hasPrefix("**\(trusted ? "ACCEPTED" : "REJECTED") at \(decidingCheck)**. "), "\(lines[verdict + 2])")
+    }
+
+    @Test func aRunAsMarkdownEndsTheQuestionWithTheStoryAndBeginsTheAnswerWithTheReveal() throws {
+        let lesson = try ScenarioLoader.load(ScenarioCommandTests.scenarios + "/02-forged-untrusted-ca.yaml")
+        let result = try mitmsim(["run", lesson.id, "--format", "markdown"])
+        let story = lesson.lesson.story.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(result.standardOutput.contains("## Question\n\n\(story)\n\n## Answer\n\n\(lesson.revealText)\n\n## What crossed the wire"))
+        let tries = try #require(result.standardOutput.components(separatedBy: "## Tries\n\n").last)
+        #expect(tries.hasPrefix("- Try 't': held (ACCEPTED at chainTrust, secret read)."), "\(tries)")
+    }
+
+    @Test func aRunAsTextShowsTheLessonWithoutMarkdownMarks() throws {
+        for lesson in try ScenarioLoader.loadAll(in: ScenarioCommandTests.scenarios) {
+            let text = try mitmsim(["run", lesson.id]).standardOutput
+            let shown = try #require(text.components(separatedBy: "\nNetwork, in order").first)
+            #expect(!shown.contains("**") && !shown.contains("`"), "\(lesson.id)")
+            #expect(shown.contains(MarkdownStyle.plainText(lesson.revealText)), "\(lesson.id)")
+        }
     }
 
     @Test func theMatrixAsCSVHasAHeaderThenOneRowPerPolicyWithTheJSONVerdicts() throws {
@@ -177,7 +199,7 @@ struct ReportFormatTests {
         let run = try CommandLine.run(["run", "--all", "--scenarios", directory])
         #expect(run.status == 1)
         expectNothingSteers(run)
-        #expect(run.standardError == #"mitmsim: expectations not met in: 99-hostile\e[2J"# + "\n")
+        #expect(run.standardError == #"mitmsim: expectations or tries not met in: 99-hostile\e[2J"# + "\n")
     }
 
     @Test func aCertificateWhoseNamesCarryControlCharactersIsEvaluatedWithThemEscaped() throws {

@@ -11,6 +11,15 @@ struct ScenarioCommandTests {
         try CommandLine.run(arguments + ["--scenarios", Self.scenarios])
     }
 
+    /// A temporary copy of lesson `id` with `text` replaced (which must be there), named `name-UUID.yaml`: the caller removes it.
+    func copy(of id: String, named name: String, replacing text: String, with replacement: String) throws -> String {
+        let source = try String(contentsOfFile: Self.scenarios + "/\(id).yaml", encoding: .utf8)
+        #expect(source.contains(text))
+        let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString).yaml"
+        try source.replacingOccurrences(of: text, with: replacement).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     func firstScenario() throws -> String {
         try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).filter { $0.hasSuffix(".yaml") }.sorted()[0].replacingOccurrences(
             of: ".yaml", with: "")
@@ -52,17 +61,49 @@ struct ScenarioCommandTests {
     }
 
     @Test func aLessonWhoseExpectationDoesNotHoldExitsOneAndSaysWhich() throws {
-        let source = try String(contentsOfFile: Self.scenarios + "/" + firstScenario() + ".yaml", encoding: .utf8)
-        let wrong = source.replacingOccurrences(of: "serverReceivedRequest: true", with: "serverReceivedRequest: false")
-        #expect(wrong != source)
-        let path = NSTemporaryDirectory() + "wrong-expectation-\(UUID().uuidString).yaml"
-        try wrong.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try copy(of: firstScenario(), named: "wrong-expectation", replacing: "serverReceivedRequest: true", with: "serverReceivedRequest: false")
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         let result = try mitmsim(["run", path])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("Expectations NOT met: serverReceivedRequest expected false, got true."))
-        #expect(result.standardError.contains("expectations not met in: wrong-expectation-"))
+        #expect(result.standardError.contains("expectations or tries not met in: wrong-expectation-"))
+    }
+
+    @Test func eachTryIsReportedAsJSONWithItsKeysItsVerdictAndWhetherItHeld() throws {
+        let json = try mitmsim(["run", "05-expired-server-certificate", "--format", "json"]).json
+        let tries = try #require(json["tries"] as? [[String: Any]])
+        #expect(tries.map { Set($0.keys) } == Array(repeating: ["keys", "trusted", "decidingCheck", "held"], count: 3))
+        #expect(tries.map { $0["keys"] as? String } == ["a", "a d", "a d E"])
+        #expect(tries.map { $0["trusted"] as? Bool } == [false, false, true])
+        #expect(tries.map { $0["decidingCheck"] as? String } == ["domainGuard", "atsServerTrust", "allowInvalidOverride"])
+        #expect(tries.allSatisfy { $0["held"] as? Bool == true })
+    }
+
+    @Test func aTryThatDoesNotHoldFailsTheRunLikeAnExpectation() throws {
+        let path = try copy(
+            of: "05-expired-server-certificate", named: "wrong-try", replacing: "    - keys: \"a d\"\n      trusted: false",
+            with: "    - keys: \"a d\"\n      trusted: true")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let result = try mitmsim(["run", path])
+        #expect(result.status == 1)
+        #expect(
+            result.standardOutput.contains("Try 'a d': did NOT hold: expected ACCEPTED at atsServerTrust, got REJECTED at atsServerTrust, secret not read."))
+        #expect(result.standardError.contains("expectations or tries not met in: wrong-try-"))
+        let json = try mitmsim(["run", path, "--format", "json"])
+        #expect(json.status == 1)
+        #expect((json.json["tries"] as? [[String: Any]])?.map { $0["held"] as? Bool } == [true, false, true])
+    }
+
+    @Test func aTryWithAnUnknownKeyIsRefusedWithOneLineNamingTheFileAndTheKeyPath() throws {
+        let path = try copy(of: "05-expired-server-certificate", named: "bad-key", replacing: "keys: \"a d E\"", with: "keys: \"a d Z\"")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try mitmsim(["run", path])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.hasPrefix("mitmsim: \(path): lesson.tries[2].keys: 'Z' is not a key that changes the lesson"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
     }
 
     @Test func aBrokenLessonOrAnUnknownIdExitsTwoWithOneLine() throws {
