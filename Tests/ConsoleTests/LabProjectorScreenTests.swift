@@ -19,7 +19,7 @@ import Testing
         let rows = flows.text.components(separatedBy: "\n")
         #expect(rows[0].contains("attacker on 127.0.0.1:\(lab.proxyPort)"), "\(flows.text)")
         // Each flow's whole sentence is on screen, wrapped.
-        for flow in lab.flows { #expect(Self.words(flows.text).contains(Self.words(flow.description)), "\(flow.description)\n\(flows.text)") }
+        for flow in lab.flows { #expect(Screen.words(flows.text).contains(Screen.words(flow.description)), "\(flow.description)\n\(flows.text)") }
         let refused = try #require(rows.firstIndex { $0.contains("REFUSED") }, "\(flows.text)")
         let stolen = try #require(rows.firstIndex { $0.contains("STOLEN password 'hunter2'") }, "\(flows.text)")
         let refusedColumn = try #require(rows[refused].range(of: "REFUSED")).lowerBound.utf16Offset(in: rows[refused])
@@ -30,10 +30,10 @@ import Testing
         let commands = render(state, size: size).text
         let first = try #require(lab.commands.first)
         #expect(commands.contains("1. \(first.title)"), "\(commands)")
-        #expect(Self.words(commands).contains(Self.words(lab.trustCheckSentence)), "\(commands)")
+        #expect(Screen.words(commands).contains(Screen.words(lab.trustCheckSentence)), "\(commands)")
         // Wrapped at spaces (only the long temporary path of the test's directory is cut mid-word).
-        #expect(Self.words(commands).contains(Self.words(lab.commands[1].line)), "command 2 whole:\n\(commands)")
-        #expect(Self.words(commands).contains(Self.words("expect \(first.expected)")), "\(commands)")
+        #expect(Screen.words(commands).contains(Screen.words(lab.commands[1].line)), "command 2 whole:\n\(commands)")
+        #expect(Screen.words(commands).contains(Screen.words("expect \(first.expected)")), "\(commands)")
         _ = update(&state, .down)
         let second = render(state, size: size).text
         #expect(second.contains("2. \(lab.commands[1].title)") && !second.contains("1. \(first.title)"), "\(second)")
@@ -46,10 +46,5 @@ import Testing
         #expect(update(&state, .character("q")) == nil)
         #expect(render(state, size: size).text.contains("intercepted connections"))
         #expect(update(&state, .character("q")) == .quit)
-    }
-
-    /// `text` as its words, one space apart: wrapped and unwrapped text compare equal.
-    static func words(_ text: String) -> String {
-        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     }
 }

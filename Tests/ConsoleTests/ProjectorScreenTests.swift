@@ -73,12 +73,12 @@ struct ProjectorScreenTests {
     @Test(arguments: ConsoleRenderTests.catalog.map(\.id))
     func everyLineOfStoryAndRevealIsReachableOnTheProjector(_ id: String) throws {
         let state = ConsoleRenderTests.walkthrough(id)
-        let lesson = try #require(state.scenario?.lesson)
+        let scenario = try #require(state.scenario)
         let read = try Self.readLessonPane(state)
         #expect(read == Self.paneLines(state, width: 80), "\(id)")
         #expect(
-            Screen.shows(Screen.plain(lesson.reveal).split(separator: " ").suffix(6).joined(separator: " "), read.joined(separator: "\n")),
-            "the reveal's last words")
+            Screen.shows(Screen.words(Screen.plain(scenario.revealText)).split(separator: " ").suffix(6).joined(separator: " "), read.joined(separator: "\n")),
+            "the reveal's last words, its tries included")
     }
 
     @Test func lesson8TellsItsWholeStoryBeforeTheVoteOnTheProjector() throws {
