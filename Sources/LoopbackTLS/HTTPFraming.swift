@@ -283,6 +283,18 @@ enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// The message did not arrive whole within the deadline.
     case tooSlow(Duration)
 
+    /// The answer a server gives a request it cannot read this way.
+    var answer: HTTPMessage {
+        let (status, reason) =
+            switch self {
+            case .malformed: (400, "Bad Request")
+            case .headTooLong: (431, "Request Header Fields Too Large")
+            case .bodyTooLong: (413, "Content Too Large")
+            case .tooSlow: (408, "Request Timeout")
+            }
+        return .response(status, reason, body: Array("\(self)\n".utf8), contentType: "text/plain; charset=utf-8")
+    }
+
     var description: String {
         switch self {
         case .malformed(let reason): "malformed HTTP: \(reason)"

@@ -107,12 +107,7 @@ final class Interception: Sendable {
             }
             head = complete
         } catch let error as HTTPError {
-            return switch error {
-            case .headTooLong: try refuse(431, "Request Header Fields Too Large", "the request's head is longer than \(HTTPFraming.longestHead) bytes")
-            case .bodyTooLong: try refuse(413, "Content Too Large", "\(error)")
-            case .tooSlow: try refuse(408, "Request Timeout", "the request's head did not arrive within \(HTTPFraming.deadline.components.seconds) s")
-            case .malformed: try refuse(400, "Bad Request", "the request is not HTTP/1.x: \(error)")
-            }
+            return try answer(error.answer, explaining: "\(error)")
         }
         // llhttp took the request line as "METHOD target HTTP/1.x".
         let parts = head.startLine.split(separator: " ", omittingEmptySubsequences: false).map(String.init)

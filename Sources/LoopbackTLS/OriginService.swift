@@ -54,7 +54,7 @@ final class OriginService: Sendable {
                 request = read
             } catch let error as HTTPError {
                 // Answered, so a person trying things sees why; nothing reached the application.
-                let answer = HTTPMessage.response(400, "Bad Request", body: Array("\(error)\n".utf8), contentType: "text/plain; charset=utf-8")
+                let answer = error.answer
                 try? connection.write(answer.serialized[...], summary: answer.summary)
                 connection.close(finishing: true)
                 return stream.record(.peerVanished(during: "the request: \(error)"))
