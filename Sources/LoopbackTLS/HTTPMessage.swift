@@ -68,7 +68,7 @@ public struct HTTPMessage: Hashable, Sendable {
             let bodyRange = (max(start, head.count) - head.count)..<(end - head.count)
             if !bodyRange.isEmpty {
                 if let generated {
-                    piece += repeatElement(generated.byte, count: bodyRange.count)
+                    piece += [UInt8](repeating: generated.byte, count: bodyRange.count)
                 } else {
                     piece += body[bodyRange]
                 }
