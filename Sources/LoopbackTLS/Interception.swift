@@ -115,12 +115,9 @@ final class Interception: Sendable {
         let routed = routes.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
         if parts[0] == "CONNECT" {
             flow.update { $0.connectTarget = parts[1] }
-            // authority-form, RFC 9112 §3.2.3: host:port.
-            let authority = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-            guard authority.count == 2, !authority[0].isEmpty, UInt16(authority[1]) != nil else {
+            guard let host = Self.connectHost(parts[1]) else {
                 return try refuse(400, "Bad Request", "CONNECT needs host:port, e.g. CONNECT bank.test:443")
             }
-            let host = String(authority[0])
             flow.update { $0.host = host }
             guard routes[host] != nil else {
                 return try refuse(403, "Forbidden", "this proxy routes only \(routed), not '\(host)'")
@@ -146,9 +143,16 @@ final class Interception: Sendable {
         return try answer(site.respond(to: request))
     }
 
+    /// The host of a CONNECT target in authority-form (RFC 9112 §3.2.3), host:port; nil for any other form.
+    static func connectHost(_ target: String) -> String? {
+        let authority = target.split(separator: ":", omittingEmptySubsequences: false)
+        guard authority.count == 2, !authority[0].isEmpty, UInt16(authority[1]) != nil else { return nil }
+        return String(authority[0])
+    }
+
     /// The host and path a plain HTTP request is for: from an absolute-form target ("http://bank.test/login"),
     /// else from an origin-form one ("/login") and its Host header; ports are dropped, as routes name hosts.
-    private static func plainHTTPDestination(of requestLine: [String], host: String?) -> (host: String, path: String)? {
+    static func plainHTTPDestination(of requestLine: [String], host: String?) -> (host: String, path: String)? {
         let target = requestLine[1]
         let authority: Substring
         let path: String
