@@ -58,6 +58,8 @@ final class Interception: Sendable {
         let flow = FlowRecord(in: keepsFlows ? recorded : Locked([]))
         flow.update { $0.number = number }
         defer { onFlowEnd?(flow.current) }
+        // Until both handshakes are done, however slowly the client sends (a CONNECT head, a ClientHello).
+        socket.deadline = .now + TLSConnection.handshakeDeadline
         do {
             var connectHost: String? = nil
             if !Self.startsWithTLS(socket) {
@@ -212,9 +214,9 @@ final class Interception: Sendable {
         let host = connectHost ?? serverName ?? defaultHost ?? ""
 
         // Upstream first, as mitmproxy does, to learn the names the forgery must carry.
-        let server = try TLSConnection(
-            context: upstream, socket: Socket.connect(address: upstreamAddress, port: port), stream: stream, isConnector: true, serverName: host,
-            peer: .origin)
+        guard let upstreamSocket = connectUpstream(port: port, stream: stream, flow: flow) else { return }
+        upstreamSocket.deadline = .now + TLSConnection.handshakeDeadline
+        let server = try TLSConnection(context: upstream, socket: upstreamSocket, stream: stream, isConnector: true, serverName: host, peer: .origin)
         defer { server.close() }
         let upstreamResult = server.handshake()
         let realChain = server.peerChain
@@ -246,6 +248,9 @@ final class Interception: Sendable {
         }
         flow.update { $0.clientAccepted = true }
         client.recordCompletedHandshake()
+        // Both handshakes are done: from here each read waits the socket's timeout, as the relay expects.
+        socket.deadline = nil
+        upstreamSocket.deadline = nil
         guard upstreamFailure == nil else {
             // Nothing to forward to, but the client already trusts us: read what it sends, then hang up.
             if let request = try? HTTPMessage.read(from: { try client.read() }) {
@@ -255,6 +260,17 @@ final class Interception: Sendable {
             return
         }
         relay(client: client, server: server, stream: stream, flow: flow)
+    }
+
+    /// A connection to the origin at `port`; nil, recorded as an upstream failure with the system's reason,
+    /// when there is none (the origin is gone, or the system is out of ports or descriptors).
+    private func connectUpstream(port: UInt16, stream: EventStream, flow: FlowRecord) -> Socket? {
+        do {
+            return try Socket.connect(address: upstreamAddress, port: port)
+        } catch {
+            failed(true, "\(error)", stream: stream, flow: flow)
+            return nil
+        }
     }
 
     /// The origin port for the host the client asked for (CONNECT, else SNI, else the default host),
@@ -381,7 +397,8 @@ final class Interception: Sendable {
         stream.require(Channel(connection: downstreamID, fromConnector: true, unit: .records), 1)
         guard let port = route(connectHost: connectHost, serverName: clientHello?.serverName, stream: stream, flow: flow) else { return }
 
-        let server = try Socket.connect(address: upstreamAddress, port: port)
+        socket.deadline = nil
+        guard let server = connectUpstream(port: port, stream: stream, flow: flow) else { return }
         defer { server.close() }
         log.alias(connector: server.localPort, acceptor: server.remotePort, as: downstreamID)
         try server.write(hello)
