@@ -93,14 +93,15 @@ final class Socket: Sendable {
         }
     }
 
-    /// Before a read: lets it wait only until `deadline`; throws "timed out" once the deadline has passed.
+    /// Before a read: lets it wait until `deadline` at most (and `defaultTimeout` at most, as always); throws
+    /// "timed out" once the deadline has passed.
     func prepareRead() throws {
         guard let deadline else { return }
         let left = (deadline - .now).components
         let seconds = TimeInterval(left.seconds) + TimeInterval(left.attoseconds) * 1e-18
         // A receive timeout of zero would mean "wait for ever".
         guard seconds >= 1e-6 else { throw NetworkError.socket(operation: "recv", reason: Self.reason(EAGAIN)) }
-        setReceiveTimeout(seconds)
+        setReceiveTimeout(min(seconds, Self.defaultTimeout))
     }
 
     private func setReceiveTimeout(_ timeout: TimeInterval) {
