@@ -55,18 +55,24 @@ public struct RawConnection: Sendable {
         return received
     }
 
-    /// True once the server has closed this connection (a read finds its end, or a reset), waiting at most
-    /// `timeout` seconds; whatever the server sent before is read and dropped.
-    public func closedByPeer(within timeout: TimeInterval) -> Bool {
+    /// Reads until the server closes this connection (a read finds its end, or a reset) or `timeout` seconds
+    /// pass: what it read, and whether the server closed.
+    public func readUntilClosed(within timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
         while case let left = deadline.timeIntervalSinceNow, left > 0 {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { return false }
-            if recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT)) <= 0 { return true }
+            guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { break }
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { return (received, true) }
+            received += buffer.prefix(count)
         }
-        return false
+        return (received, false)
     }
+
+    /// True once the server has closed this connection, waiting `timeout` seconds at most.
+    public func closedByPeer(within timeout: TimeInterval) -> Bool { readUntilClosed(within: timeout).closed }
 
     /// Closes with a reset (SO_LINGER 0) instead of a FIN: the peer's next read fails.
     public func reset() {

@@ -80,11 +80,18 @@ final class RunningLab {
     private(set) var port: UInt16 = 0
     private(set) var lastUsage = Usage()
 
-    init() throws {
+    /// - Parameter descriptorLimit: the lab's RLIMIT_NOFILE (`ulimit -n`), when it should have fewer descriptors.
+    init(descriptorLimit: Int? = nil) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: directory + "/output.txt"))
-        process.executableURL = CommandLine.binary
-        process.arguments = ["lab", "--dir", directory + "/lab"]
+        if let descriptorLimit {
+            // exec: the lab is the shell's own process, so its /proc entries and ^C are the lab's.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" lab --dir \"$1\"", CommandLine.binary.path, directory + "/lab"]
+        } else {
+            process.executableURL = CommandLine.binary
+            process.arguments = ["lab", "--dir", directory + "/lab"]
+        }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/output.txt"))
         process.standardError = process.standardOutput
         process.standardInput = FileHandle.nullDevice
