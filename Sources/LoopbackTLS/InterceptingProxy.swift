@@ -33,7 +33,9 @@ public final class InterceptingProxy: Sendable {
         self.interception = interception
         // The handler holds the interception, never the proxy: a proxy dropped while a connection
         // arrives stops its listener (joining that connection's thread) while the state stays alive for it.
-        listener = try Listener(address: address, port: port, limits: limits, onNotice: onNotice) { [interception] socket, number in interception.intercept(socket, number: number) }
+        listener = try Listener(address: address, port: port, limits: limits, onNotice: onNotice) { [interception] socket, number in
+            interception.intercept(socket, number: number)
+        }
     }
 
     public var port: UInt16 { listener.port }

@@ -112,11 +112,12 @@ import Testing
         "(printf '\(request)'; sleep \(seconds)) | timeout 10 openssl s_client -connect 127.0.0.1:\(port) -servername bank.test -quiet 2>/dev/null"
     }
 
-    /// Sends `bytes` and reads the answer until the lab closes (10 s at most); nil when it never did.
+    /// Sends `bytes`, half-closes, and reads the answer until the lab closes (10 s at most); nil when it never did.
     static func send(_ bytes: [UInt8], to port: UInt16, from source: String? = nil) -> [UInt8]? {
         guard let connection = try? RawConnection(port: port, from: source) else { return nil }
         defer { connection.close() }
         connection.send(bytes)
+        connection.finishSending()
         let answer = connection.readUntilClosed(within: 10)
         return answer.closed ? answer.bytes : nil
     }
