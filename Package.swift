@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // Only `PKI` and `LoopbackTLS` may import OpenSSL; C types never leave those modules.
@@ -21,7 +22,13 @@ let package = Package(
         ),
         .target(name: "PKI", dependencies: ["COpenSSL"]),
         .target(name: "Policies", dependencies: ["PKI"]),
-        .target(name: "LoopbackTLS", dependencies: ["PKI", "COpenSSL"]),
+        // HTTP framing is NIOHTTP1's (llhttp), run synchronously over blocking sockets through NIOEmbedded.
+        .target(
+            name: "LoopbackTLS",
+            dependencies: [
+                "PKI", "COpenSSL", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .target(name: "Simulation", dependencies: ["PKI", "Policies", "LoopbackTLS", "ScenarioFiles", .product(name: "Yams", package: "Yams")]),
         // The lessons: Scenarios/*.yaml compiled into code by a build-tool plugin, so a copied binary carries them.
         .target(name: "ScenarioFiles", path: "Scenarios", plugins: ["EmbedScenarios"]),
@@ -49,7 +56,7 @@ let package = Package(
         // libFuzzer over every input mitmsim reads from outside (Docs/fuzzing.md). Built with `-DFUZZING` it
         // runs libFuzzer's driver; otherwise it replays saved inputs, so the normal build keeps compiling it.
         .systemLibrary(name: "CLibFuzzer"),
-        .executableTarget(name: "MitmSimFuzz", dependencies: ["PKI", "Simulation", "CLibFuzzer"]),
+        .executableTarget(name: "MitmSimFuzz", dependencies: ["PKI", "LoopbackTLS", "Simulation", "CLibFuzzer"]),
         // Helpers for tests only (golden files, fuzz inputs); a library because test targets cannot depend on one another.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),

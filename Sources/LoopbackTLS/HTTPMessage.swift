@@ -1,11 +1,22 @@
 import Foundation
 
-/// A minimal HTTP/1.1 message: enough for a login form and its answer, with `Content-Length` framing.
+/// A minimal HTTP/1.1 message: enough for a login form and its answer, sent with `Content-Length` framing.
 public struct HTTPMessage: Hashable, Sendable {
     /// "POST /login HTTP/1.1" or "HTTP/1.1 200 OK".
     public var startLine: String
     public var headers: [String]
     public var body: [UInt8]
+    /// A body made as it is sent instead of `body`, never held whole: `count` copies of `byte`.
+    public var generatedBody: (byte: UInt8, count: Int)? {
+        get { generated.map { ($0.byte, $0.count) } }
+        set { generated = newValue.map { Generated(byte: $0.byte, count: $0.count) } }
+    }
+    private var generated: Generated?
+
+    private struct Generated: Hashable, Sendable {
+        var byte: UInt8
+        var count: Int
+    }
 
     public init(startLine: String, headers: [String] = [], body: [UInt8] = []) {
         self.startLine = startLine
@@ -24,9 +35,47 @@ public struct HTTPMessage: Hashable, Sendable {
         HTTPMessage(startLine: "HTTP/1.1 \(status) \(reason)", headers: ["Content-Type: \(contentType)"], body: body)
     }
 
+    /// A response of `count` copies of `byte`, made while it is sent: it costs a piece's worth of memory, however long.
+    public static func response(_ status: Int, _ reason: String, repeating byte: UInt8, count: Int, contentType: String) -> HTTPMessage {
+        var response = HTTPMessage.response(status, reason, body: [], contentType: contentType)
+        response.generatedBody = (byte, count)
+        return response
+    }
+
+    /// The message as sent; for a generated body, prefer `serialize(inPiecesOf:to:)`.
     public var serialized: [UInt8] {
-        let head = ([startLine] + headers + ["Content-Length: \(body.count)", "Connection: close"]).joined(separator: "\r\n") + "\r\n\r\n"
-        return Array(head.utf8) + body
+        var bytes: [UInt8] = []
+        serialize(inPiecesOf: .max) { bytes += $0 }
+        return bytes
+    }
+
+    /// How long the message is as sent.
+    public var serializedCount: Int { head.count + (generated?.count ?? body.count) }
+
+    private var head: [UInt8] {
+        let bodyCount = generated?.count ?? body.count
+        return Array((([startLine] + headers + ["Content-Length: \(bodyCount)", "Connection: close"]).joined(separator: "\r\n") + "\r\n\r\n").utf8)
+    }
+
+    /// Hands the message as sent to `write`, in pieces of at most `size` bytes made one at a time.
+    public func serialize(inPiecesOf size: Int, to write: ([UInt8]) throws -> Void) rethrows {
+        let head = self.head
+        let total = serializedCount
+        var start = 0
+        while start < total {
+            let end = start + min(size, total - start)
+            var piece = start < head.count ? Array(head[start..<min(end, head.count)]) : []
+            let bodyRange = (max(start, head.count) - head.count)..<(end - head.count)
+            if !bodyRange.isEmpty {
+                if let generated {
+                    piece += [UInt8](repeating: generated.byte, count: bodyRange.count)
+                } else {
+                    piece += body[bodyRange]
+                }
+            }
+            try write(piece)
+            start = end
+        }
     }
 
     /// "POST /login" for requests, "200 OK" for responses.
@@ -48,52 +97,10 @@ public struct HTTPMessage: Hashable, Sendable {
         return headers.first { $0.lowercased().hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
     }
 
-    /// The first complete message at the start of `bytes` (what a proxy read), or nil when they hold none.
+    /// The first complete request at the start of `bytes` (what a proxy read), or nil when they hold none.
     public static func first(in bytes: [UInt8]) -> HTTPMessage? {
-        var unread = bytes
-        return try? read {
-            defer { unread = [] }
-            return unread
-        }
-    }
-
-    /// Reads one message through `read` (which returns empty at end of stream).
-    static func read(maximumBody: Int = 1 << 20, from read: () throws -> [UInt8]) throws -> HTTPMessage? {
-        var buffer: [UInt8] = []
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        var found = buffer.firstRange(of: separator)
-        while found == nil {
-            let chunk = try read()
-            if chunk.isEmpty { return nil }
-            buffer += chunk
-            if buffer.count > 64 << 10 { throw HTTPError.malformed("the header is larger than 64 KiB") }
-            found = buffer.firstRange(of: separator)
-        }
-        guard let end = found else { return nil }
-        let lines = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-        var body = Array(buffer[end.upperBound...])
-        let length =
-            lines.dropFirst().compactMap { line -> Int? in
-                let parts = line.split(separator: ":", maxSplits: 1)
-                return parts.count == 2 && parts[0].lowercased() == "content-length" ? Int(parts[1].trimmingCharacters(in: .whitespaces)) : nil
-            }.first ?? 0
-        guard length <= maximumBody else { throw HTTPError.malformed("a body of \(length) bytes is over the limit") }
-        while body.count < length {
-            let chunk = try read()
-            if chunk.isEmpty { throw HTTPError.malformed("the body ended after \(body.count) of \(length) bytes") }
-            body += chunk
-        }
-        let headers = lines.dropFirst().filter { !$0.lowercased().hasPrefix("content-length:") && !$0.lowercased().hasPrefix("connection:") }
-        return HTTPMessage(startLine: lines[0], headers: Array(headers), body: Array(body.prefix(length)))
-    }
-}
-
-enum HTTPError: Error, CustomStringConvertible {
-    case malformed(String)
-
-    var description: String {
-        switch self {
-        case .malformed(let reason): "malformed HTTP: \(reason)"
-        }
+        let framing = HTTPFraming(role: .request, longestBody: HTTPFraming.longestBody)
+        _ = try? framing.feed(bytes[...])
+        return framing.isComplete ? framing.message : nil
     }
 }

@@ -58,14 +58,14 @@ final class Interception: Sendable {
         let flow = FlowRecord(in: keepsFlows ? recorded : Locked([]))
         flow.update { $0.number = number }
         defer { onFlowEnd?(flow.current) }
-        // Until both handshakes are done, however slowly the client sends (a CONNECT head, a ClientHello).
-        socket.deadline = .now + TLSConnection.handshakeDeadline
         do {
             var connectHost: String? = nil
             if !Self.startsWithTLS(socket) {
                 guard let host = try answerHTTP(socket, stream: stream, flow: flow) else { return }
                 connectHost = host
             }
+            // Until both handshakes are done, however slowly the client sends its ClientHello.
+            socket.deadline = .now + TLSConnection.handshakeDeadline
             if attack.terminatesTLS {
                 try terminate(socket, connectHost: connectHost, stream: stream, flow: flow)
             } else {
@@ -86,11 +86,12 @@ final class Interception: Sendable {
     /// A client that speaks HTTP first. A CONNECT to a routed host gets its tunnel: returns the host.
     /// Anything else gets an HTTP answer from the proxy itself and the connection ends: returns nil.
     private func answerHTTP(_ socket: Socket, stream: EventStream, flow: FlowRecord) throws -> String? {
-        var head: [UInt8] = []
+        let deadline = HTTPFraming.deadlineFromNow
+        let framing = HTTPFraming(role: .request, longestBody: HTTPFraming.longestBody, keepsRaw: true)
         // The head is kept with what the attacker read only when the proxy answers it: after a CONNECT,
         // what the client sends next is the decrypted request.
         func answer(_ response: HTTPMessage, explaining reason: String? = nil) throws -> String? {
-            flow.update { $0.read(head[...], from: .client) }
+            flow.update { $0.read(framing.raw[...], from: .client) }
             let status = String(response.startLine.split(separator: " ", maxSplits: 1).last ?? "")
             flow.update { $0.answer = status + (reason.map { " (\($0))" } ?? "") }
             if let reason { stream.record(.refused(reason: "answered \(status): \(reason)")) }
@@ -101,24 +102,24 @@ final class Interception: Sendable {
         func refuse(_ status: Int, _ reason: String, _ explanation: String) throws -> String? {
             try answer(.response(status, reason, body: Array((explanation + "\n").utf8), contentType: "text/plain; charset=utf-8"), explaining: explanation)
         }
-        guard let complete = try socket.readHTTPHead(operation: "the HTTP request") else {
-            return try refuse(431, "Request Header Fields Too Large", "the request's head is longer than \(Socket.maximumHTTPHead) bytes")
+        let head: HTTPFraming.Head
+        do {
+            guard let complete = try framing.readHead(from: socket, before: deadline) else {
+                throw NetworkError.socket(operation: "the HTTP request", reason: "the connection ended before a complete HTTP head")
+            }
+            head = complete
+        } catch let error as HTTPError {
+            return try answer(error.answer, explaining: "\(error)")
         }
-        head = complete
-        let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
-        let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, parts[2].hasPrefix("HTTP/1."), !parts[1].isEmpty else {
-            return try refuse(400, "Bad Request", "the request line is not 'METHOD target HTTP/1.x'")
-        }
+        // llhttp took the request line as "METHOD target HTTP/1.x".
+        let parts = head.startLine.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3 else { return try refuse(400, "Bad Request", "the request line is not 'METHOD target HTTP/1.x'") }
         let routed = routes.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
         if parts[0] == "CONNECT" {
             flow.update { $0.connectTarget = parts[1] }
-            // authority-form, RFC 9112 §3.2.3: host:port.
-            let authority = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-            guard authority.count == 2, !authority[0].isEmpty, UInt16(authority[1]) != nil else {
+            guard let host = Self.connectHost(parts[1]) else {
                 return try refuse(400, "Bad Request", "CONNECT needs host:port, e.g. CONNECT bank.test:443")
             }
-            let host = String(authority[0])
             flow.update { $0.host = host }
             guard routes[host] != nil else {
                 return try refuse(403, "Forbidden", "this proxy routes only \(routed), not '\(host)'")
@@ -126,14 +127,15 @@ final class Interception: Sendable {
             try socket.write(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
             return host
         }
-        let request = HTTPMessage(startLine: lines[0], headers: lines.dropFirst().filter { !$0.isEmpty })
+        let request = HTTPMessage(startLine: head.startLine, headers: head.headers)
         // A lesson's proxy, which has no pages of its own, relays plain HTTP for a host it routes, named by an
         // absolute-form target (a client configured with the proxy) or by the Host header (a client routed to
         // it), reading everything on the way. The lab's proxy has a site and answers every plain request
         // itself, so its pages stay reachable at its address whatever Host a browser sends.
         if site == nil, let destination = Self.plainHTTPDestination(of: parts, host: request.header("Host")), let port = routes[destination.host] {
             let originForm = "\(parts[0]) \(destination.path) \(parts[2])"
-            try relayPlainHTTP(socket, head: head, originForm: originForm, to: destination.host, port: port, stream: stream, flow: flow)
+            try relayPlainHTTP(
+                socket, framing: framing, deadline: deadline, originForm: originForm, to: destination.host, port: port, stream: stream, flow: flow)
             return nil
         }
         guard parts[1].hasPrefix("/") else {
@@ -143,9 +145,16 @@ final class Interception: Sendable {
         return try answer(site.respond(to: request))
     }
 
+    /// The host of a CONNECT target in authority-form (RFC 9112 §3.2.3), host:port; nil for any other form.
+    static func connectHost(_ target: String) -> String? {
+        let authority = target.split(separator: ":", omittingEmptySubsequences: false)
+        guard authority.count == 2, !authority[0].isEmpty, UInt16(authority[1]) != nil else { return nil }
+        return String(authority[0])
+    }
+
     /// The host and path a plain HTTP request is for: from an absolute-form target ("http://bank.test/login"),
     /// else from an origin-form one ("/login") and its Host header; ports are dropped, as routes name hosts.
-    private static func plainHTTPDestination(of requestLine: [String], host: String?) -> (host: String, path: String)? {
+    static func plainHTTPDestination(of requestLine: [String], host: String?) -> (host: String, path: String)? {
         let target = requestLine[1]
         let authority: Substring
         let path: String
@@ -168,31 +177,35 @@ final class Interception: Sendable {
     /// origin-form request line, read the answer, hand it back. One request per connection, as every
     /// request here says `Connection: close`.
     private func relayPlainHTTP(
-        _ socket: Socket, head: [UInt8], originForm: String, to host: String, port: UInt16, stream: EventStream, flow: FlowRecord
+        _ socket: Socket, framing: HTTPFraming, deadline: ContinuousClock.Instant, originForm: String, to host: String, port: UInt16,
+        stream: EventStream, flow: FlowRecord
     ) throws {
         let client = PlainConnection(socket: socket, stream: stream, isConnector: false, peer: .client)
         defer { client.close(finishing: true) }
-        client.noteReceived(head.count)
+        client.noteReceived(framing.raw.count)
         flow.update { $0.host = host }
         stream.record(.intercepting(host: host, plan: "relaying plain HTTP: there is no TLS to break, every byte is readable"))
-        guard let request = try client.readMessage(after: head) else { return stream.record(.peerVanished(during: "the request")) }
+        guard try framing.readMessage(from: { try client.read(before: deadline) }) != nil, let head = framing.head else {
+            return stream.record(.peerVanished(during: "the request"))
+        }
+        let request = framing.raw
         flow.update { $0.read(request[...], from: .client) }
-        stream.record(.plaintextRead(from: .client, bytes: request.count, preview: Self.describe(request[...]).preview))
+        stream.record(.plaintextRead(from: .client, bytes: request.count, preview: Self.preview(head, body: framing.body[...])))
 
         let server = PlainConnection(socket: try Socket.connect(address: upstreamAddress, port: port), stream: stream, isConnector: true, peer: .origin)
         defer { server.close() }
-        let lineEnd = HTTPHeadBytes.firstRange(of: [13, 10], in: request[...])?.lowerBound ?? 0
-        let forwarded = Array(originForm.utf8) + request[lineEnd...]
-        try server.write(forwarded[...], summary: Self.describe(forwarded[...]).summary)
-        guard let response = try server.readMessage() else {
+        let forwarded = Array(originForm.utf8) + request[head.startLineEnd...]
+        try server.write(forwarded[...], summary: HTTPMessage(startLine: originForm).summary)
+        let answer = HTTPFraming(role: .response, longestBody: HTTPFraming.longestBody, keepsRaw: true)
+        guard try answer.readMessage(from: { try server.read() }) != nil, let answerHead = answer.head else {
             let reason = "the server closed the connection without a response"
             flow.update { $0.upstreamFailure = reason }
             return stream.record(.upstreamFailed(reason: reason))
         }
+        let response = answer.raw
         flow.update { $0.read(response[...], from: .origin) }
-        let description = Self.describe(response[...])
-        stream.record(.plaintextRead(from: .origin, bytes: response.count, preview: description.preview))
-        try client.write(response[...], summary: description.summary)
+        stream.record(.plaintextRead(from: .origin, bytes: response.count, preview: Self.preview(answerHead, body: answer.body[...])))
+        try client.write(response[...], summary: HTTPMessage(startLine: answerHead.startLine).summary)
     }
 
     private func terminate(_ socket: Socket, connectHost: String?, stream: EventStream, flow: FlowRecord) throws {
@@ -253,9 +266,11 @@ final class Interception: Sendable {
         upstreamSocket.deadline = nil
         guard upstreamFailure == nil else {
             // Nothing to forward to, but the client already trusts us: read what it sends, then hang up.
-            if let request = try? HTTPMessage.read(from: { try client.read() }) {
+            let framing = HTTPFraming(role: .request, longestBody: HTTPFraming.longestBody)
+            let deadline = HTTPFraming.deadlineFromNow
+            if let request = try? framing.readMessage(from: { try client.read(before: deadline) }), let head = framing.head {
                 flow.update { $0.read(request.serialized[...], from: .client) }
-                stream.record(.plaintextRead(from: .client, bytes: request.serialized.count, preview: Self.describe(request.serialized[...]).preview))
+                stream.record(.plaintextRead(from: .client, bytes: request.serialized.count, preview: Self.preview(head, body: request.body[...])))
             }
             return
         }
@@ -329,10 +344,10 @@ final class Interception: Sendable {
     /// announces; the records that complete it are forwarded without further events.
     private func relay(client: TLSConnection, server: TLSConnection, stream: EventStream, flow: FlowRecord) {
         let sides = [(client, server, NetworkEvent.Actor.client), (server, client, NetworkEvent.Actor.origin)]
+        let readers = [RelayedMessages(role: .request), RelayedMessages(role: .response)]
         client.startRelaying()
         server.startRelaying()
         var buffer = [UInt8](repeating: 0, count: 16_384)
-        var unannounced = [0, 0]  // bytes of the current message still to come, per direction
         while true {
             let buffered = sides.indices.filter { sides[$0].0.hasBufferedData }
             let ready = buffered.isEmpty ? Socket.waitReadable([client.socket, server.socket], timeout: Socket.defaultTimeout) : buffered
@@ -352,17 +367,10 @@ final class Interception: Sendable {
                 if count == 0 { return }  // close_notify: the deferred closes pass it on
                 let data = buffer[..<count]
                 flow.update { $0.read(data, from: from) }
-                var message: (summary: String, length: Int)? = nil
-                if unannounced[index] >= count {
-                    unannounced[index] -= count
-                } else {
-                    let description = Self.describe(data)
-                    message = (description.summary, description.length)
-                    unannounced[index] = max(0, description.length - count)
-                    stream.record(.plaintextRead(from: from, bytes: description.length, preview: description.preview))
-                }
+                let message = readers[index].describe(data)
+                if let message { stream.record(.plaintextRead(from: from, bytes: message.length, preview: message.preview)) }
                 do {
-                    try target.write(data, announcing: message)
+                    try target.write(data, announcing: message.map { ($0.summary, $0.length) })
                 } catch {
                     return failed(target === server, "\(error)", stream: stream, flow: flow)
                 }
@@ -444,22 +452,10 @@ final class Interception: Sendable {
 
     // MARK: - Describing data
 
-    /// What a relayed chunk starts ("HTTP request POST /login", or "16384 bytes"), how long the whole
-    /// message is (from its Content-Length), and what it shows an attacker: the start line and, for a
-    /// small message, the body, where a password sits. Only the first kilobyte is looked at.
-    static func describe(_ data: ArraySlice<UInt8>) -> (summary: String, length: Int, preview: String) {
-        let head = data.prefix(1024)
-        // Scanned as bytes, not strings: this runs for every message the relay forwards.
-        if let end = HTTPHeadBytes.firstRange(of: [13, 10], in: head.prefix(200)), let headEnd = HTTPHeadBytes.firstRange(of: [13, 10, 13, 10], in: head) {
-            let message = HTTPMessage(startLine: String(decoding: head[..<end.lowerBound], as: UTF8.self))
-            if message.summary.hasPrefix("HTTP ") {
-                let declared = HTTPHeadBytes.contentLength(head[end.upperBound..<headEnd.lowerBound]) ?? 0
-                let length = headEnd.upperBound - data.startIndex + declared
-                let body = length <= 1024 ? String(decoding: head[headEnd.upperBound...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
-                return (message.summary, length, body.isEmpty ? message.startLine : "\(message.startLine) | \(body)")
-            }
-        }
-        let printable = head.prefix(48).map { (32..<127).contains($0) ? Character(UnicodeScalar($0)) : "." }
-        return ("\(data.count) bytes", data.count, String(printable) + (data.count > 48 ? "..." : ""))
+    /// What a message shows an attacker: its start line and, for a small message, the body, where a password sits.
+    static func preview(_ head: HTTPFraming.Head, body: ArraySlice<UInt8>) -> String {
+        let length = head.length + (head.bodyLength ?? body.count)
+        let text = length <= 1024 ? String(decoding: body.prefix(1024 - head.length), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+        return text.isEmpty ? head.startLine : "\(head.startLine) | \(text)"
     }
 }

@@ -4,7 +4,7 @@ import PKI
 
 /// A neutral load client for benchmarks, meant to run in a process of its own: new TLS connections to
 /// 127.0.0.1, one after another on each thread (SNI, TCP_NODELAY, no session resumption, no certificate
-/// verification), each sending one GET and reading the head and then Content-Length bytes.
+/// verification), each sending one GET and reading the whole response (`HTTPFraming`).
 ///
 /// It records no events and judges nothing, so the process that drives a server costs only OpenSSL's client
 /// side, whichever server it drives: mitmsim's proxy, another proxy or the origin itself.
@@ -110,20 +110,12 @@ package enum LoadClient {
         defer { ERR_clear_error() }
         guard SSL_connect(ssl) == 1, request.withUnsafeBytes({ SSL_write(ssl, $0.baseAddress, Int32($0.count)) }) == request.count else { return false }
         var buffer = [UInt8](repeating: 0, count: 16_384)
-        var head: [UInt8] = []
-        var needed: Int? = nil
-        var received = 0
-        while needed.map({ received < $0 }) ?? true {
+        let framing = HTTPFraming(role: .response, longestBody: RelayedMessages.longestBody, keepsBody: false)
+        while !framing.isComplete {
             let count = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
-            guard count > 0 else { return needed == nil ? false : received > 0 }
-            received += Int(count)
-            if needed == nil {
-                head += buffer[..<Int(count)].prefix(HTTPHeadBytes.longest - head.count)
-                // Where the response ends: its head plus Content-Length, or the end of the stream without one.
-                needed = HTTPHeadBytes.firstRange(of: [13, 10, 13, 10], in: head[...]).map { end in
-                    HTTPHeadBytes.contentLength(head[..<end.lowerBound]).map { end.upperBound + $0 } ?? Int.max
-                }
-            }
+            // The end of the stream completes a response that runs to it, and no other.
+            guard count > 0 else { return (try? framing.finish()) != nil && framing.head != nil }
+            guard (try? framing.feed(buffer[..<Int(count)])) != nil else { return false }
         }
         return true
     }

@@ -46,8 +46,20 @@ final class OriginService: Sendable {
     /// Reads one request on an established connection and answers it.
     private func answer(over connection: some HTTPConnection, stream: EventStream) {
         do {
-            guard let request = try HTTPMessage.read(from: { try connection.read() }) else {
-                return stream.record(.peerVanished(during: "the request"))
+            let deadline = HTTPFraming.deadlineFromNow
+            let framing = HTTPFraming(role: .request, longestBody: HTTPFraming.longestBody)
+            let request: HTTPMessage
+            do {
+                guard let read = try framing.readMessage(from: { try connection.read(before: deadline) }) else {
+                    return stream.record(.peerVanished(during: "the request"))
+                }
+                request = read
+            } catch let error as HTTPError {
+                // Answered, so a person trying things sees why; nothing reached the application.
+                let answer = error.answer
+                try? connection.write(answer.serialized[...], summary: answer.summary)
+                connection.close(finishing: true)
+                return stream.record(.peerVanished(during: "the request: \(error)"))
             }
             let line = request.requestTarget.map { "\($0.method) \($0.path)" } ?? request.startLine
             received.withLock { received in
@@ -56,7 +68,12 @@ final class OriginService: Sendable {
             }
             stream.record(.requestReceived(summary: app.describe(request)))
             let response = app.respond(to: request)
-            try connection.write(response.serialized[...], summary: response.summary)
+            // In pieces, so a long generated body never lies in memory whole; one piece holds a lesson's page.
+            var announcement: (summary: String, length: Int)? = (response.summary, response.serializedCount)
+            try response.serialize(inPiecesOf: 1 << 16) { piece in
+                try connection.write(piece[...], announcing: announcement)
+                announcement = nil
+            }
             if closesAfterResponse {
                 connection.close(finishing: true)
             } else {

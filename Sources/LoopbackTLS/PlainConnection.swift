@@ -7,9 +7,6 @@ final class PlainConnection: HTTPConnection {
     private let isConnector: Bool
     private lazy var connection = stream.eventLog.connection(of: socket, isConnector: isConnector)
 
-    /// The most a whole message may take (a head and a body as `HTTPMessage.read` allows them).
-    static let longestMessage = (64 << 10) + (1 << 20)
-
     /// - Parameter peer: who is at the other end, when the caller knows (the proxy does; a client does not).
     init(socket: Socket, stream: EventStream, isConnector: Bool, peer: NetworkEvent.Actor? = nil) {
         self.socket = socket
@@ -35,27 +32,23 @@ final class PlainConnection: HTTPConnection {
         if count > 0 { stream.noteReceived(channel(outgoing: false), count) }
     }
 
-    /// One whole HTTP message as it arrived (head, then as many body bytes as its `Content-Length` says),
-    /// of which `prefix` was read already; nil when the peer closed before it was complete.
-    func readMessage(after prefix: [UInt8] = []) throws -> [UInt8]? {
-        var message = prefix
-        while true {
-            if let headEnd = HTTPHeadBytes.firstRange(of: [13, 10, 13, 10], in: message[...]) {
-                let length = headEnd.upperBound + (HTTPHeadBytes.contentLength(message[..<headEnd.lowerBound]) ?? 0)
-                guard length <= Self.longestMessage else { throw HTTPError.malformed("a message of \(length) bytes is over the limit") }
-                if message.count >= length { return Array(message.prefix(length)) }
-            } else if message.count > Self.longestMessage {
-                throw HTTPError.malformed("no end of the head in \(message.count) bytes")
-            }
-            let chunk = try read()
-            if chunk.isEmpty { return nil }
-            message += chunk
-        }
+    /// What is available, waiting no later than `deadline`; empty when the peer closed.
+    func read(before deadline: ContinuousClock.Instant) throws -> [UInt8] {
+        let data = try socket.read(upTo: 16_384, before: deadline)
+        noteReceived(data.count)
+        return data
     }
 
     /// Sends data in the clear; `summary` says what it is ("HTTP request POST /login").
     func write(_ bytes: ArraySlice<UInt8>, summary: String) throws {
-        stream.record(.unencryptedData(bytes: bytes.count, summary: summary), sent: (channel(outgoing: true), bytes.count))
+        try write(bytes, announcing: (summary, bytes.count))
+    }
+
+    /// Sends data in the clear. `message` announces what starts here and how long all of it is; nil continues the last one.
+    func write(_ bytes: ArraySlice<UInt8>, announcing message: (summary: String, length: Int)?) throws {
+        if let message {
+            stream.record(.unencryptedData(bytes: message.length, summary: message.summary), sent: (channel(outgoing: true), message.length))
+        }
         try socket.write(Array(bytes))
     }
 
@@ -71,8 +64,12 @@ final class PlainConnection: HTTPConnection {
 protocol HTTPConnection: AnyObject {
     /// What is available; empty when the peer closed.
     func read() throws -> [UInt8]
+    /// What is available, waiting no later than `deadline` (`HTTPError.tooSlow` then); empty when the peer closed.
+    func read(before deadline: ContinuousClock.Instant) throws -> [UInt8]
     /// Sends application data; `summary` says what it is ("HTTP request POST /login").
     func write(_ bytes: ArraySlice<UInt8>, summary: String) throws
+    /// Sends application data; `message` announces what starts here and how long all of it is, nil continues it.
+    func write(_ bytes: ArraySlice<UInt8>, announcing message: (summary: String, length: Int)?) throws
     /// Closes the connection, first waiting (when `finishing`) until the peer closes too.
     func close(finishing: Bool)
 }

@@ -132,35 +132,40 @@ final class Socket: Sendable {
     }
 
     /// Reads what is available (up to `count` bytes); empty means the peer closed.
-    func read(upTo count: Int) throws -> [UInt8] {
+    func read(upTo count: Int) throws -> [UInt8] { try receive(upTo: count, flags: 0) }
+
+    private func receive(upTo count: Int, flags: Int32) throws -> [UInt8] {
         try prepareRead()
         var buffer = [UInt8](repeating: 0, count: count)
         while true {
-            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count, 0) }
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count, flags) }
             if received >= 0 { return Array(buffer.prefix(received)) }
             if errno == EINTR { continue }
             throw NetworkError.socket(operation: "recv", reason: Self.reason(errno))
         }
     }
 
-    /// The longest HTTP head `readHTTPHead` reads.
-    static let maximumHTTPHead = 8192
+    /// What is waiting (up to `count` bytes), left waiting: the next read returns it again; empty means the peer closed.
+    func peek(upTo count: Int) throws -> [UInt8] { try receive(upTo: count, flags: Int32(MSG_PEEK)) }
 
-    /// Reads an HTTP head (through the blank line) byte by byte, so nothing after it is consumed: in
-    /// HTTP CONNECT the TLS stream starts right behind it. Nil when the head is longer than
-    /// `maximumHTTPHead` (the rest is left unread).
-    func readHTTPHead(operation: String) throws -> [UInt8]? {
-        var head: [UInt8] = []
-        // One byte at a time, so only the last four can complete the blank line.
-        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
-            guard head.count < Self.maximumHTTPHead else { return nil }
-            let byte = try read(upTo: 1)
-            guard !byte.isEmpty else {
-                throw NetworkError.socket(operation: operation, reason: "the connection ended before a complete HTTP head")
-            }
-            head += byte
+    /// What is available (up to `count` bytes), waiting no later than `deadline`; empty means the peer closed.
+    func read(upTo count: Int, before deadline: ContinuousClock.Instant) throws -> [UInt8] {
+        try wait(forWriting: false, before: deadline)
+        return try read(upTo: count)
+    }
+
+    /// Waits until the socket is readable (or writable), or the peer hung up; `HTTPError.tooSlow` at `deadline`.
+    func wait(forWriting: Bool, before deadline: ContinuousClock.Instant) throws {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        var descriptor = pollfd(fd: descriptor, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
+        while milliseconds > 0 {
+            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+            if ready > 0 { return }
+            if ready < 0, errno == EINTR { continue }
+            break
         }
-        return head
+        throw HTTPError.tooSlow(HTTPFraming.deadline)
     }
 
     func write(_ bytes: [UInt8]) throws {

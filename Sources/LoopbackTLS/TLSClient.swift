@@ -152,7 +152,9 @@ public final class TLSClient: Sendable {
     private static func send<Verdict>(_ request: HTTPMessage, over connection: some HTTPConnection, stream: EventStream, into result: inout Result<Verdict>) {
         do {
             try connection.write(request.serialized[...], summary: request.summary)
-            guard let response = try HTTPMessage.read(maximumBody: 256 << 20, from: { try connection.read() }) else {
+            // As long as the bank's longest download; the server is the lesson's own.
+            let framing = HTTPFraming(role: .response, longestBody: 256 << 20)
+            guard let response = try framing.readMessage(from: { try connection.read() }) else {
                 result.failure = "the server closed the connection without a response"
                 stream.record(.peerVanished(during: "the response"))
                 return
@@ -168,11 +170,12 @@ public final class TLSClient: Sendable {
     /// HTTP CONNECT: ask the proxy for a tunnel to `host`:443 and wait for its 200.
     static func tunnel(_ socket: Socket, to host: String) throws {
         try socket.write(Array("CONNECT \(host):443 HTTP/1.1\r\nHost: \(host):443\r\n\r\n".utf8))
-        guard let head = try socket.readHTTPHead(operation: "CONNECT") else {
-            throw NetworkError.socket(operation: "CONNECT", reason: "the proxy's answer is longer than \(Socket.maximumHTTPHead) bytes")
+        let framing = HTTPFraming(role: .response, longestBody: HTTPFraming.longestBody, answering: "CONNECT")
+        guard let head = try framing.readHead(from: socket, before: HTTPFraming.deadlineFromNow) else {
+            throw NetworkError.socket(operation: "CONNECT", reason: "the connection ended before a complete HTTP head")
         }
-        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 200") else {
-            throw NetworkError.socket(operation: "CONNECT", reason: "the proxy refused: \(String(decoding: head.prefix(60), as: UTF8.self))")
+        guard head.startLine.hasPrefix("HTTP/1.1 200") else {
+            throw NetworkError.socket(operation: "CONNECT", reason: "the proxy refused: \(head.startLine.prefix(60))")
         }
     }
 }

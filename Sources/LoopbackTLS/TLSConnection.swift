@@ -235,6 +235,32 @@ final class TLSConnection {
         return Array(readBuffer[..<count])
     }
 
+    /// What is available (at most one TLS record), waiting no later than `deadline`; empty when the peer closed
+    /// with close_notify. The socket does not block meanwhile, so a peer that sends a record a byte at a time
+    /// cannot hold OpenSSL inside one read past the deadline.
+    func read(before deadline: ContinuousClock.Instant) throws -> [UInt8] {
+        let flags = fcntl(socket.descriptor, F_GETFL)
+        _ = fcntl(socket.descriptor, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(socket.descriptor, F_SETFL, flags) }
+        while true {
+            let outcome: (count: Int32, error: Int32) = OpenSSL.isolatingErrors {
+                let received = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+                return (received, received > 0 ? SSL_ERROR_NONE : SSL_get_error(ssl, received))
+            }
+            switch outcome.error {
+            case SSL_ERROR_NONE:
+                stream.noteReceived(channel(outgoing: false, .bytes), Int(outcome.count))
+                return Array(readBuffer[..<Int(outcome.count)])
+            case SSL_ERROR_ZERO_RETURN:
+                return []
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+                try socket.wait(forWriting: outcome.error == SSL_ERROR_WANT_WRITE, before: deadline)
+            case let error:
+                throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
+            }
+        }
+    }
+
     /// Reads at most one TLS record into `buffer` and returns its length; 0 when the peer closed with
     /// close_notify; nil when, in relay mode, a record carried no data (a session ticket). The relay
     /// uses this to forward without copying.

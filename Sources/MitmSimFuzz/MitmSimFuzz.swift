@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTLS
 import PKI
 import Simulation
 
@@ -10,7 +11,7 @@ import Simulation
 /// default). Every input must load or be refused in one line that names its source; anything else (a
 /// crash, a second line, a message naming nothing, or libFuzzer's own time and memory limits) is a finding.
 enum FuzzInput: String {
-    case scenario, certificate, key, p12
+    case scenario, certificate, key, p12, http
 
     static let current = FuzzInput(rawValue: ProcessInfo.processInfo.environment["MITMSIM_FUZZ"] ?? "scenario") ?? .scenario
 
@@ -20,16 +21,20 @@ enum FuzzInput: String {
         case .certificate: "fuzz.pem"
         case .key: "fuzz.key"
         case .p12: "fuzz.p12"
+        case .http: "fuzz.http"
         }
     }
 
     func read(_ bytes: [UInt8]) {
+        // HTTP comes from the network, not a file: nothing is refused in words, and every input must come back.
+        if self == .http { return HTTPFuzzing.read(bytes) }
         do {
             switch self {
             case .scenario: _ = try ScenarioLoader.decode(Data(bytes), file: source, id: "fuzz")
             case .certificate: _ = try Certificate.parseAll(bytes, source: source).map(\.summary)
             case .key: _ = try PrivateKey(pem: bytes, source: source)
             case .p12: _ = try Identity(pkcs12: bytes, password: "secret", source: source)
+            case .http: break
             }
         } catch let error as ScenarioError {
             check(error.description)

@@ -89,7 +89,9 @@ extension Lab {
             clientAlert = flow.clientAlert
             upstreamFailure = flow.upstreamFailure
             let request = HTTPMessage.first(in: flow.plaintextFromClient)
-            let requestLine = request.map { Self.clipped($0.startLine) }
+            // A request the bank's parser refuses (a control character in its method) was read all the same: its first line.
+            let firstLine = flow.plaintextFromClient.prefix { $0 != 13 && $0 != 10 }
+            let requestLine = request.map { Self.clipped($0.startLine) } ?? (firstLine.isEmpty ? nil : Self.clipped(String(decoding: firstLine, as: UTF8.self)))
             userAgent = request?.header("User-Agent").map(Self.clipped)
             let password = request.flatMap { BankApp.form($0.body)["password"] }.flatMap { $0.isEmpty ? nil : Self.clipped($0) }
             let plaintext = String(decoding: flow.plaintextFromClient, as: UTF8.self)

@@ -389,7 +389,20 @@ public struct RequestSpec: Sendable {
         }
         body = try container.decodeValueIfPresent(String.self, forKey: .body) ?? body
         secret = try container.decodeValueIfPresent(String.self, forKey: .secret) ?? secret
+        // Both go into the request line as they are: a line break there would start a header of its own.
+        guard !method.isEmpty, method.unicodeScalars.allSatisfy({ $0.isASCII && Self.tokenCharacters.contains(Character($0)) }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .method, in: container,
+                debugDescription: "'\(method)' is not an HTTP method: a method is letters, digits and !#$%&'*+-.^_`|~ (an RFC 9110 token), e.g. POST")
+        }
+        guard path.hasPrefix("/"), path.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: container.contains(.url) ? .url : .path, in: container,
+                debugDescription: "'\(path)' is not a path: it starts with / and holds no spaces or control characters (percent-encode them)")
+        }
     }
+
+    private static let tokenCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~")
 
     /// The scheme and the path (with any query) of `https://HOST/path` or `http://HOST/path`, where HOST is `host`.
     private static func parse(_ url: String, host: String, in container: KeyedDecodingContainer<CodingKeys>) throws -> (Scheme, String) {

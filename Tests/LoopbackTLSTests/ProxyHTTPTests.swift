@@ -96,7 +96,7 @@ extension NetworkTests {
             defer { connection.close() }
             guard connection.handshake() == .completed else { return (nil, []) }
             try connection.write(request.serialized[...], summary: "request")
-            let response = try HTTPMessage.read(from: { try connection.read() })
+            let response = try HTTPFraming(role: .response, longestBody: HTTPFraming.longestBody).readMessage(from: { try connection.read() })
             return (response, try connection.read())
         }
 

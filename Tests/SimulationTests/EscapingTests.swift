@@ -49,7 +49,7 @@ struct EscapingTests {
             #expect(lines.first == #"99-hostile\e[2J: "# + HostileText.shownTitle)
             #expect(lines.contains(#"group: Group\e[31m red\u{9B}2J"#))
             #expect(text.contains(#"Alice installed a profile. \e]0;pwned\a Her app keeps the default policy."# + "\n\nWill the app accept"))
-            #expect(text.contains(#"plaintext from the client: POST /login\e]0;pwned\a\u{9B}2J\u{202E} HTTP/1.1"#), "\(text)")
+            #expect(text.contains(#"plaintext from the client: POST /login HTTP/1.1 | username=alice&password=hunter2\e[8m"#), "\(text)")
             #expect(text.contains(#"The attacker read the password 'hunter2\e[8m'."#))
         }
     }
@@ -61,7 +61,7 @@ struct EscapingTests {
             let lines = markdown.components(separatedBy: "\n")
             #expect(lines.first == "# " + HostileText.shownTitle)
             #expect(lines.contains(#"*Group\e[31m red\u{9B}2J* · `99-hostile\e[2J`"#))
-            #expect(lines.contains { $0.hasPrefix("| ") && $0.contains(#"POST /login\e]0;pwned\a\u{9B}2J\u{202E} HTTP/1.1 \| username"#) })
+            #expect(lines.contains { $0.hasPrefix("| ") && $0.contains(#"POST /login HTTP/1.1 \| username=alice&password=hunter2\e[8m"#) })
         }
     }
 

@@ -266,3 +266,24 @@ struct LoaderErrorTests {
         #expect(error?.description == expected)
     }
 }
+
+/// The request line is built from `request.method` and the path as they are: a line break or a space there would
+/// start a header or another request of its own, so each is refused when the lesson loads, in one line.
+struct RequestLineLoaderTests {
+    @Test(arguments: [
+        ("method: \"POST\\r\\nX-Evil: 1\"", "request.method"), ("method: \"GET /\"", "request.method"), ("method: \"\"", "request.method"),
+        ("method: \"P\u{00C9}ST\"", "request.method"), ("path: \"/login HTTP/1.1\\r\\n\"", "request.path"), ("path: login", "request.path"),
+        ("path: \"/\\e]0;pwned\\a\"", "request.path"),
+    ])
+    func aMethodOrPathThatWouldBreakTheRequestLineIsRefused(_ line: String, _ key: String) {
+        let text = LoaderErrorTests.valid + "\nrequest:\n  \(line)\n"
+        let message = LoaderErrorTests().error(text)
+        #expect(message?.hasPrefix("x.yaml: \(key): ") == true, "\(message ?? "loaded")")
+        #expect(message?.contains(where: \.isNewline) == false, "\(message ?? "")")
+    }
+
+    @Test(arguments: ["method: PATCH", "method: M-SEARCH", "path: \"/login?next=%2Fhome\"", "url: \"https://bank.test/a%20b\""])
+    func aTokenMethodAndAPathOfVisibleCharactersLoad(_ line: String) throws {
+        _ = try LoaderErrorTests().load(LoaderErrorTests.valid + "\nrequest:\n  \(line)\n")
+    }
+}

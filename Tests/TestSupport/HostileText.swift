@@ -27,7 +27,8 @@ public enum HostileText {
 
     /// A lesson (the attacker's CA installed, so the attacker reads the login) whose every kind of text carries
     /// control characters: the file name, title, group, summary, lesson, a certificate's name and
-    /// organization, and the request's path and password. It passes its expectations, so every front end shows all of it.
+    /// organization, and the request's password (a method or path that does is refused when the lesson loads: it would
+    /// break the request line). It passes its expectations, so every front end shows all of it.
     public static let lesson = #"""
         version: 3
         title: "EVIL\e]0;pwned\a\e[2J"
@@ -63,7 +64,6 @@ public enum HostileText {
             validatesDomainName: true
             pinnedCertificates: []
         request:
-          path: "/login\e]0;pwned\a\x9B2J\u202E"
           body: "username=alice&password=hunter2\e[8m"
           secret: "hunter2\e[8m"
         expect:
@@ -74,8 +74,8 @@ public enum HostileText {
         """#
 
     /// Commands for bash that reach the lab's attacker at `host`:`port` as hostile clients: a `curl -k` whose method
-    /// and User-Agent carry ESC and BEL (the attacker reads its request), a CONNECT for a host that starts with
-    /// ESC (refused), and a ClientHello whose SNI carries ESC (not routed). Each makes one connection.
+    /// and User-Agent carry ESC and BEL (the attacker reads its request, which the bank refuses), a CONNECT for a host
+    /// that starts with ESC (refused), and a ClientHello whose SNI carries ESC (not routed). Each makes one connection.
     public static func labClients(host: String, port: String) -> [String] {
         [
             #"curl -sk --proxy http://\#(host):\#(port) -A $'curl\e]0;pwned\a' -X $'POST\e[2J' -d password=x https://bank.test/login"#,

@@ -1,14 +1,22 @@
 import Foundation
 
-/// A bare TCP connection to 127.0.0.1 that misbehaves on purpose; every read waits 15 s at most.
-public struct RawConnection: Sendable {
+/// A bare TCP connection to 127.0.0.1 that misbehaves on purpose; every read waits 15 s at most. It closes its
+/// descriptor once, however often `close()` is called: a second close could close a descriptor another test has
+/// opened since.
+public final class RawConnection: @unchecked Sendable {
+    // @unchecked: `closed` is only touched under `lock`; `descriptor` never changes.
     public let descriptor: Int32
+    private let lock = NSLock()
+    private var closed = false
 
     /// Connects to `port` on 127.0.0.1 from `source`, another loopback address (127.0.0.2, …) when a test needs
     /// clients that a server tells apart by address; nothing leaves this machine either way.
     public init(port: UInt16, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+        guard descriptor >= 0 else {
+            closed = true
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE)
+        }
         var timeout = timeval(tv_sec: 15, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -16,14 +24,14 @@ public struct RawConnection: Sendable {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
             guard inet_pton(AF_INET, source, &local.sin_addr) == 1, local.sin_addr.s_addr.bigEndian >> 24 == 127 else {
-                Glibc.close(descriptor)
+                close()
                 throw POSIXError(.EINVAL)
             }
             let bound = withUnsafePointer(to: &local) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard bound == 0 else {
-                Glibc.close(descriptor)
+                close()
                 throw POSIXError(.EADDRNOTAVAIL)
             }
         }
@@ -35,7 +43,7 @@ public struct RawConnection: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard status == 0 else {
-            Glibc.close(descriptor)
+            close()
             throw POSIXError(.ECONNREFUSED)
         }
     }
@@ -80,5 +88,12 @@ public struct RawConnection: Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
-    public func close() { Glibc.close(descriptor) }
+    public func close() {
+        lock.withLock {
+            if !closed { Glibc.close(descriptor) }
+            closed = true
+        }
+    }
+
+    deinit { close() }
 }

@@ -44,3 +44,19 @@ struct InputFuzzCommandTests {
         #expect(statuses.contains(2) && statuses.contains { $0 != 2 }, "\(statuses)")
     }
 }
+
+/// A lesson whose request method carries a line break once reached the bank's parser and trapped (exit 132); it
+/// is refused when it loads.
+struct RequestLineCommandTests {
+    @Test(arguments: ["compare", "run"])
+    func aMethodWithALineBreakIsRefusedInOneLineWithExitTwo(_ command: String) throws {
+        let world = try WorldOnDisk()
+        let lesson = try String(contentsOf: InputFuzzCommandTests.lesson, encoding: .utf8)
+        let file = try world.write(Array((lesson + "\nrequest:\n  method: \"POST /login HTTP/1.1\\r\\nContent-Length: -1\\r\\n\\r\\nGET\"\n").utf8), to: "crlf.yaml")
+        let result = try CommandLine.run([command, file])
+        #expect(result.status == 2, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("mitmsim: \(file): request.method: "), "\(result.standardError)")
+    }
+}
