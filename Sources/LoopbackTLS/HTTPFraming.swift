@@ -99,9 +99,11 @@ final class HTTPFraming {
     func feed(_ bytes: ArraySlice<UInt8>, headOnly: Bool = false) throws(HTTPError) -> (parts: [Part], used: Int) {
         var parts: [Part] = []
         var rest = bytes
-        do {
+        do throws(HTTPError) {
             while !rest.isEmpty, state == .head || (state == .body && !headOnly) {
                 let used = try state == .head ? feedHead(rest, into: &parts) : feedBody(rest, into: &parts)
+                // Each round takes bytes or ends the message; a decoder that did neither must not spin here.
+                guard used > 0 || state != .body else { throw .malformed("the body did not end where its length said") }
                 if keepsRaw { raw += rest.prefix(used) }
                 rest = rest.dropFirst(used)
             }
@@ -141,7 +143,7 @@ final class HTTPFraming {
     private func feedHead(_ bytes: ArraySlice<UInt8>, into parts: inout [Part]) throws(HTTPError) -> Int {
         let old = headBytes.count
         headBytes += bytes.prefix(Self.longestHead + 1 - old)
-        guard let end = Self.headEnd(in: headBytes, searchingFrom: old) else {
+        guard let end = Self.headEnd(in: headBytes, searchingFrom: old), end <= Self.longestHead else {
             guard headBytes.count <= Self.longestHead else { throw .headTooLong(Self.longestHead) }
             try decode(bytes.prefix(headBytes.count - old), into: &parts)
             return headBytes.count - old

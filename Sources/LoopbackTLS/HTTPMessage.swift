@@ -6,11 +6,7 @@ public struct HTTPMessage: Hashable, Sendable {
     public var startLine: String
     public var headers: [String]
     public var body: [UInt8]
-    /// A body made as it is sent instead of `body`, never held whole: `count` copies of `byte`.
-    public var generatedBody: (byte: UInt8, count: Int)? {
-        get { generated.map { ($0.byte, $0.count) } }
-        set { generated = newValue.map { Generated(byte: $0.byte, count: $0.count) } }
-    }
+    /// A body made as it is sent instead of `body`, never held whole (`response(_:_:repeating:count:contentType:)`).
     private var generated: Generated?
 
     private struct Generated: Hashable, Sendable {
@@ -38,7 +34,7 @@ public struct HTTPMessage: Hashable, Sendable {
     /// A response of `count` copies of `byte`, made while it is sent: it costs a piece's worth of memory, however long.
     public static func response(_ status: Int, _ reason: String, repeating byte: UInt8, count: Int, contentType: String) -> HTTPMessage {
         var response = HTTPMessage.response(status, reason, body: [], contentType: contentType)
-        response.generatedBody = (byte, count)
+        response.generated = Generated(byte: byte, count: count)
         return response
     }
 

@@ -52,7 +52,8 @@ struct RequestLineCommandTests {
     func aMethodWithALineBreakIsRefusedInOneLineWithExitTwo(_ command: String) throws {
         let world = try WorldOnDisk()
         let lesson = try String(contentsOf: InputFuzzCommandTests.lesson, encoding: .utf8)
-        let file = try world.write(Array((lesson + "\nrequest:\n  method: \"POST /login HTTP/1.1\\r\\nContent-Length: -1\\r\\n\\r\\nGET\"\n").utf8), to: "crlf.yaml")
+        let method = #"  method: "POST /login HTTP/1.1\r\nContent-Length: -1\r\n\r\nGET""#
+        let file = try world.write(Array((lesson + "\nrequest:\n" + method + "\n").utf8), to: "crlf.yaml")
         let result = try CommandLine.run([command, file])
         #expect(result.status == 2, "\(result.standardError)")
         let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false)
