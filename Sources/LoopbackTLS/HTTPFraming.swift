@@ -109,6 +109,8 @@ final class HTTPFraming {
             }
         } catch {
             state = .failed
+            // What was refused is kept too: it is what a proxy read from the client.
+            if keepsRaw { raw += rest }
             throw error
         }
         return (parts, bytes.count - rest.count)

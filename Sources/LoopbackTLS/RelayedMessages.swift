@@ -18,28 +18,36 @@ final class RelayedMessages {
     static let longestBody = 1 << 40
 
     private let role: HTTPFraming.Role
-    /// Nil once the stream held something that is not HTTP: from then on it is only counted.
+    /// The current message's framing; nil between messages, made when the next one starts.
     private var framing: HTTPFraming?
+    /// The stream held something that is not HTTP: from then on it is only counted.
+    private var isHTTP = true
     /// Bytes of the announced message still to come.
     private var unannounced = 0
     /// Bytes of the current message forwarded before its head was complete.
     private var forwardedBeforeHead = 0
+    /// Body bytes still to come of a message whose length llhttp read: forwarded without parsing them again (a
+    /// download is mostly these), the next message starts after them.
+    private var skipping = 0
 
-    init(role: HTTPFraming.Role) {
-        self.role = role
-        framing = HTTPFraming(role: role, longestBody: Self.longestBody, keepsBody: false)
-    }
+    init(role: HTTPFraming.Role) { self.role = role }
 
     /// How to announce `data`, the next chunk forwarded; nil when it continues the message announced last.
     func describe(_ data: ArraySlice<UInt8>) -> Description? {
         let continues = unannounced >= data.count
         unannounced = continues ? unannounced - data.count : 0
-        let (head, body) = feed(data)
+        let skipped = min(skipping, data.count)
+        skipping -= skipped
+        let (head, body) = feed(data.dropFirst(skipped))
         if continues { return nil }
-        guard let head, HTTPMessage(startLine: head.startLine).summary.hasPrefix("HTTP ") else { return Self.counted(data) }
+        guard skipped == 0, let head, HTTPMessage(startLine: head.startLine).summary.hasPrefix("HTTP ") else { return Self.counted(data) }
         let length = head.bodyLength.map { head.length + $0 - forwardedBeforeHead } ?? data.count
         unannounced = max(0, length - data.count)
         forwardedBeforeHead = 0
+        if head.bodyLength != nil, framing?.isComplete == false {
+            skipping = unannounced
+            framing = nil
+        }
         return Description(summary: HTTPMessage(startLine: head.startLine).summary, length: length, preview: Interception.preview(head, body: body[...]))
     }
 
@@ -48,13 +56,13 @@ final class RelayedMessages {
     private func feed(_ data: ArraySlice<UInt8>) -> (head: HTTPFraming.Head?, body: [UInt8]) {
         var rest = data
         var completed: (head: HTTPFraming.Head?, body: [UInt8]) = (nil, [])
-        while !rest.isEmpty, let current = framing {
-            let before = current.head
-            guard let (parts, used) = try? current.feed(rest) else {
-                framing = nil
+        while !rest.isEmpty, isHTTP {
+            if framing?.isComplete ?? true { framing = HTTPFraming(role: role, longestBody: Self.longestBody, keepsBody: false) }
+            guard let current = framing, let (parts, used) = try? current.feed(rest) else {
+                isHTTP = false
                 break
             }
-            if before == nil, completed.head == nil {
+            if completed.head == nil, current.head == nil || parts.contains(where: { if case .head = $0 { true } else { false } }) {
                 for part in parts {
                     switch part {
                     case .head(let head): completed.head = head
@@ -65,7 +73,6 @@ final class RelayedMessages {
                 if current.head == nil { forwardedBeforeHead += used }
             }
             rest = rest.dropFirst(used)
-            if current.isComplete { framing = HTTPFraming(role: role, longestBody: Self.longestBody, keepsBody: false) }
         }
         return completed
     }

@@ -89,7 +89,7 @@ extension Lab {
             clientAlert = flow.clientAlert
             upstreamFailure = flow.upstreamFailure
             let request = HTTPMessage.first(in: flow.plaintextFromClient)
-            // A request the bank's parser refuses (a control character in its method) was read all the same: its first line.
+            // A request the parser refuses (a control character in its request line) was read all the same: its first line.
             let firstLine = flow.plaintextFromClient.prefix { $0 != 13 && $0 != 10 }
             let requestLine = request.map { Self.clipped($0.startLine) } ?? (firstLine.isEmpty ? nil : Self.clipped(String(decoding: firstLine, as: UTF8.self)))
             userAgent = request?.header("User-Agent").map(Self.clipped)

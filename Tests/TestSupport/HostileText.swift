@@ -74,8 +74,9 @@ public enum HostileText {
         """#
 
     /// Commands for bash that reach the lab's attacker at `host`:`port` as hostile clients: a `curl -k` whose method
-    /// and User-Agent carry ESC and BEL (the attacker reads its request, which the bank refuses), a CONNECT for a host
-    /// that starts with ESC (refused), and a ClientHello whose SNI carries ESC (not routed). Each makes one connection.
+    /// and User-Agent carry ESC and BEL (its CONNECT is refused: llhttp takes no control character in a header), a
+    /// CONNECT for a host that starts with ESC (refused), and a ClientHello whose SNI carries ESC (not routed). Each
+    /// makes one connection.
     public static func labClients(host: String, port: String) -> [String] {
         [
             #"curl -sk --proxy http://\#(host):\#(port) -A $'curl\e]0;pwned\a' -X $'POST\e[2J' -d password=x https://bank.test/login"#,
@@ -83,6 +84,9 @@ public enum HostileText {
             #"openssl s_client -connect \#(host):\#(port) -servername $'evil\e[2J' </dev/null"#,
         ]
     }
+
+    /// How the lab shows the first of `labClients`, the curl whose CONNECT carries its hostile User-Agent.
+    public static let refusedCurl = "'CONNECT bank.test:443 HTTP/1.1' with 400 Bad Request (malformed HTTP: an invalid header)"
 
     /// Writes `lesson` as `lessonID`.yaml into a new directory and returns the directory (the caller removes it).
     public static func writeLesson() throws -> String {

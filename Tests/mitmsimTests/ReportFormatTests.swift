@@ -236,7 +236,7 @@ struct ReportFormatTests {
         }
     }
 
-    /// What clients send the live lab (a method, a CONNECT host, an SNI) is logged escaped.
+    /// What clients send the live lab (a CONNECT host, an SNI) is logged escaped.
     @Test func theLabLogsWhatHostileClientsSentWithItsControlCharactersEscaped() throws {
         let lessons = try HostileText.writeLesson()
         let directory = NSTemporaryDirectory() + "mitmsim-lab-hostile-\(UUID().uuidString)"
@@ -265,7 +265,7 @@ struct ReportFormatTests {
 
         let log = printed()
         #expect(HostileText.steering(log).isEmpty, "\(log.debugDescription)")
-        for shown in [#"'99-hostile\e[2J'"#, #"READ POST\e[2J /login"#, #"CONNECT \e[2Jevil:443"#, #"SNI 'evil\e[2J'"#] {
+        for shown in [#"'99-hostile\e[2J'"#, HostileText.refusedCurl, #"CONNECT \e[2Jevil:443"#, #"SNI 'evil\e[2J'"#] {
             #expect(log.contains(shown), "\(shown) in \(log)")
         }
     }
