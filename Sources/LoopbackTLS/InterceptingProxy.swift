@@ -19,10 +19,13 @@ public final class InterceptingProxy: Sendable {
     /// - Parameter keepsFlows: false for a proxy that runs all day (a live lab): `flows` then keeps no connection,
     ///   each goes to `onFlowEnd` only.
     /// - Parameter onFlowEnd: called on the connection's thread when a connection is done (a live lab log).
+    /// - Parameter limits: caps on the connections handled at once (nil: none); `onNotice` hears what they refuse,
+    ///   and when accepting fails for want of descriptors or memory and recovers.
     public init(
         attack: Attack, routes: [String: UInt16], defaultHost: String? = nil, site: (any HTTPApplication)? = nil, log: EventLog,
         factory: CertificateFactory, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0, allowsWeakCryptography: Bool = false,
-        keepsFlows: Bool = true, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil
+        keepsFlows: Bool = true, onFlowEnd: (@Sendable (InterceptedFlow) -> Void)? = nil, limits: ConnectionLimits? = nil,
+        onNotice: (@Sendable (ListenerNotice) -> Void)? = nil
     ) throws {
         let interception = try Interception(
             attack: attack, routes: routes, upstream: address, defaultHost: defaultHost, site: site, log: log, factory: factory,
@@ -30,7 +33,9 @@ public final class InterceptingProxy: Sendable {
         self.interception = interception
         // The handler holds the interception, never the proxy: a proxy dropped while a connection
         // arrives stops its listener (joining that connection's thread) while the state stays alive for it.
-        listener = try Listener(address: address, port: port) { [interception] socket, number in interception.intercept(socket, number: number) }
+        listener = try Listener(address: address, port: port, limits: limits, onNotice: onNotice) { [interception] socket, number in
+            interception.intercept(socket, number: number)
+        }
     }
 
     public var port: UInt16 { listener.port }

@@ -64,6 +64,8 @@ final class Interception: Sendable {
                 guard let host = try answerHTTP(socket, stream: stream, flow: flow) else { return }
                 connectHost = host
             }
+            // Until both handshakes are done, however slowly the client sends its ClientHello.
+            socket.deadline = .now + TLSConnection.handshakeDeadline
             if attack.terminatesTLS {
                 try terminate(socket, connectHost: connectHost, stream: stream, flow: flow)
             } else {
@@ -225,9 +227,9 @@ final class Interception: Sendable {
         let host = connectHost ?? serverName ?? defaultHost ?? ""
 
         // Upstream first, as mitmproxy does, to learn the names the forgery must carry.
-        let server = try TLSConnection(
-            context: upstream, socket: Socket.connect(address: upstreamAddress, port: port), stream: stream, isConnector: true, serverName: host,
-            peer: .origin)
+        guard let upstreamSocket = connectUpstream(port: port, stream: stream, flow: flow) else { return }
+        upstreamSocket.deadline = .now + TLSConnection.handshakeDeadline
+        let server = try TLSConnection(context: upstream, socket: upstreamSocket, stream: stream, isConnector: true, serverName: host, peer: .origin)
         defer { server.close() }
         let upstreamResult = server.handshake()
         let realChain = server.peerChain
@@ -259,6 +261,9 @@ final class Interception: Sendable {
         }
         flow.update { $0.clientAccepted = true }
         client.recordCompletedHandshake()
+        // Both handshakes are done: from here each read waits the socket's timeout, as the relay expects.
+        socket.deadline = nil
+        upstreamSocket.deadline = nil
         guard upstreamFailure == nil else {
             // Nothing to forward to, but the client already trusts us: read what it sends, then hang up.
             let framing = HTTPFraming(role: .request, longestBody: HTTPFraming.longestBody)
@@ -270,6 +275,17 @@ final class Interception: Sendable {
             return
         }
         relay(client: client, server: server, stream: stream, flow: flow)
+    }
+
+    /// A connection to the origin at `port`; nil, recorded as an upstream failure with the system's reason,
+    /// when there is none (the origin is gone, or the system is out of ports or descriptors).
+    private func connectUpstream(port: UInt16, stream: EventStream, flow: FlowRecord) -> Socket? {
+        do {
+            return try Socket.connect(address: upstreamAddress, port: port)
+        } catch {
+            failed(true, "\(error)", stream: stream, flow: flow)
+            return nil
+        }
     }
 
     /// The origin port for the host the client asked for (CONNECT, else SNI, else the default host),
@@ -389,7 +405,8 @@ final class Interception: Sendable {
         stream.require(Channel(connection: downstreamID, fromConnector: true, unit: .records), 1)
         guard let port = route(connectHost: connectHost, serverName: clientHello?.serverName, stream: stream, flow: flow) else { return }
 
-        let server = try Socket.connect(address: upstreamAddress, port: port)
+        socket.deadline = nil
+        guard let server = connectUpstream(port: port, stream: stream, flow: flow) else { return }
         defer { server.close() }
         log.alias(connector: server.localPort, acceptor: server.remotePort, as: downstreamID)
         try server.write(hello)

@@ -11,6 +11,9 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
 
     private init(value: UInt32) { self.value = value }
 
+    /// The address `sockaddr_in` holds (network byte order).
+    init(networkOrder: UInt32) { value = UInt32(bigEndian: networkOrder) }
+
     /// Parses dotted-quad IPv4 ("192.168.1.20"). 0.0.0.0 is refused: it listens everywhere, and the
     /// commands the lab prints need the one address clients should use.
     public init(_ text: String) throws {

@@ -7,6 +7,12 @@ import Foundation
 /// OpenSSL's certificate parsing allocates heavily, and a new thread pays for every first allocation.
 /// At most `maximumIdle` workers wait, each for a while (`idleTimeout`), so a quiet listener keeps none.
 ///
+/// With `ConnectionLimits`, a connection past a cap is closed as soon as it is accepted, so no client (and no
+/// crowd of clients) can hold more than the caps' worth of threads. When the system runs out of descriptors or
+/// memory, the listener waits `acceptBackoff` and tries again (connections wait in the kernel's queue
+/// meanwhile), so it serves again as soon as something is freed; only `stop()` ends it. Both are reported to
+/// `onNotice`, in episodes (see `ListenerNotice`).
+///
 /// `stop()` wakes every blocked thread (by shutting its socket down, or waking a waiting worker) and
 /// joins them all, so when it returns no thread of this listener runs and no descriptor of it is open.
 final class Listener: Sendable {
@@ -33,25 +39,44 @@ final class Listener: Sendable {
         var jobs: [ObjectIdentifier: Job] = [:]
         /// Workers that will take no more connections: their threads return without taking the lock again.
         var exited: [ObjectIdentifier] = []
+        /// What `limits` count; unused without them.
+        var tally = ConnectionLimits.Tally()
         var stopping = false
     }
 
     static let maximumIdle = 8
+    /// How long the accept loop waits after the system refused it a resource, before it tries again.
+    static let acceptBackoff: TimeInterval = 0.1
 
     private let socket: Socket
     private let acceptThread: WorkerThread
     private let state = Locked(State())
+    /// Signalled by `stop()`, to cut short the accept loop's wait after a failure.
+    private let wake = Semaphore()
 
     var port: UInt16 { socket.localPort }
 
     /// - Parameter idleTimeout: how long a worker waits for another connection before its thread ends.
+    /// - Parameter limits: caps on the connections handled at once (nil: none).
+    /// - Parameter onNotice: told about refused connections and failing accepts, on the accepting thread or on
+    ///   the thread of a connection that ends; must not block.
     /// - Parameter handler: gets each connection with its number: 1, 2, … in the order they were accepted.
-    init(address: ListenAddress = .loopback, port: UInt16, idleTimeout: TimeInterval = 10, handler: @escaping @Sendable (Socket, Int) -> Void) throws {
+    init(
+        address: ListenAddress = .loopback, port: UInt16, idleTimeout: TimeInterval = 10, limits: ConnectionLimits? = nil,
+        onNotice: (@Sendable (ListenerNotice) -> Void)? = nil, handler: @escaping @Sendable (Socket, Int) -> Void
+    ) throws {
         let socket = try Socket.listen(address: address, port: port)
         self.socket = socket
-        acceptThread = try WorkerThread { [state] in
+        acceptThread = try WorkerThread { [state, wake] in
             var accepted = 0
-            while let connection = socket.accept() {
+            var failures = 0
+            while let connection = Self.accept(socket, failures: &failures, wake: wake, state: state, onNotice: onNotice) {
+                let admission = limits.map { limits in state.withLock { $0.tally.admit(connection.peer, under: limits) } }
+                if let notice = admission?.notice { onNotice?(notice) }
+                guard admission?.admitted ?? true else {
+                    connection.close()
+                    continue
+                }
                 accepted += 1
                 let job = Job(socket: connection, number: accepted)
                 let (waiting, finished) = state.withLock { state in
@@ -68,13 +93,46 @@ final class Listener: Sendable {
                 }
                 let worker = Worker()
                 do {
-                    let thread = try WorkerThread { Self.work(worker, first: job, state: state, idleTimeout: idleTimeout, handler: handler) }
+                    let thread = try WorkerThread {
+                        Self.work(worker, first: job, state: state, idleTimeout: idleTimeout, limits: limits, onNotice: onNotice, handler: handler)
+                    }
                     state.withLock { $0.threads[worker.id] = thread }
                 } catch {
-                    state.withLock { _ = $0.open.removeValue(forKey: connection.descriptor) }
+                    let notices = Self.forget(connection, state: state, limits: limits)
                     connection.close()
+                    for notice in notices { onNotice?(notice) }
                 }
             }
+        }
+    }
+
+    /// The next connection, or nil once the listener stops. While the system refuses a resource it waits
+    /// `acceptBackoff` and tries again, counting the failures in `failures`, whose first and end it reports.
+    private static func accept(
+        _ socket: Socket, failures: inout Int, wake: Semaphore, state: Locked<State>, onNotice: (@Sendable (ListenerNotice) -> Void)?
+    ) -> Socket? {
+        while true {
+            // Checked on every turn: out of descriptors, accept() fails even on a socket that was shut down.
+            guard !state.withLock({ $0.stopping }) else { return nil }
+            do {
+                guard let connection = try socket.accept() else { return nil }
+                if failures > 0 { onNotice?(.acceptRecovered(failures: failures)) }
+                failures = 0
+                return connection
+            } catch {
+                failures += 1
+                if failures == 1 { onNotice?(.acceptFailing(reason: "\(error)", retryMilliseconds: Int(acceptBackoff * 1000))) }
+                _ = wake.wait(timeout: acceptBackoff)
+            }
+        }
+    }
+
+    /// Removes a connection that ends from the state; returns the notices its end brings (a refusal episode over).
+    private static func forget(_ connection: Socket, state: Locked<State>, limits: ConnectionLimits?) -> [ListenerNotice] {
+        state.withLock { state in
+            // Forget it before closing: the descriptor number may be reused at once.
+            _ = state.open.removeValue(forKey: connection.descriptor)
+            return limits.map { state.tally.release(connection.peer, under: $0) } ?? []
         }
     }
 
@@ -91,13 +149,16 @@ final class Listener: Sendable {
     }
 
     /// A worker's life: its first connection, then each one it is handed while it waits, until it is not.
-    private static func work(_ worker: Worker, first: Job, state: Locked<State>, idleTimeout: TimeInterval, handler: @Sendable (Socket, Int) -> Void) {
+    private static func work(
+        _ worker: Worker, first: Job, state: Locked<State>, idleTimeout: TimeInterval, limits: ConnectionLimits?,
+        onNotice: (@Sendable (ListenerNotice) -> Void)?, handler: @Sendable (Socket, Int) -> Void
+    ) {
         var job: Job? = first
         while let current = job {
             handler(current.socket, current.number)
-            // Forget it before closing: the descriptor number may be reused at once.
-            state.withLock { _ = $0.open.removeValue(forKey: current.socket.descriptor) }
+            let notices = forget(current.socket, state: state, limits: limits)
             current.socket.close()
+            for notice in notices { onNotice?(notice) }
             job = nextJob(for: worker, state: state, idleTimeout: idleTimeout)
         }
     }
@@ -130,10 +191,11 @@ final class Listener: Sendable {
     }
 
     func stop() {
+        state.withLock { $0.stopping = true }
+        wake.signal()
         socket.shutdown()
         acceptThread.join()
         let (idle, threads) = state.withLock { state in
-            state.stopping = true
             for socket in state.open.values { socket.shutdown() }
             return (state.idle, Array(state.threads.values))
         }

@@ -90,7 +90,12 @@ public final class OriginServer: Sendable {
     /// Throws `NetworkError.unusableConfiguration` for TLS settings OpenSSL would refuse only at the first
     /// handshake: TLS 1.0 or 1.1 without `allowsWeakCryptography`, or no forward secrecy with TLS 1.3 or a leaf
     /// whose key is not RSA.
-    public init(_ configuration: Configuration, log: EventLog, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0) throws {
+    /// - Parameter limits: caps on the connections served at once (nil: none); `onNotice` hears what they refuse,
+    ///   and when accepting fails for want of descriptors or memory and recovers.
+    public init(
+        _ configuration: Configuration, log: EventLog, keyLog: KeyLog? = nil, address: ListenAddress = .loopback, port: UInt16 = 0,
+        limits: ConnectionLimits? = nil, onNotice: (@Sendable (ListenerNotice) -> Void)? = nil
+    ) throws {
         let context: TLSContext?
         switch configuration.transport {
         case .tls(let identity, let chain):
@@ -105,7 +110,7 @@ public final class OriginServer: Sendable {
         self.service = service
         // The handler holds the service, never the server: a server dropped while a connection arrives
         // stops its listener (joining that connection's thread) while the service stays alive for it.
-        listener = try Listener(address: address, port: port) { [service] socket, _ in service.serve(socket) }
+        listener = try Listener(address: address, port: port, limits: limits, onNotice: onNotice) { [service] socket, _ in service.serve(socket) }
     }
 
     private static func context(_ configuration: Configuration, identity: Identity, chain: [Certificate], keyLog: KeyLog?) throws -> TLSContext {

@@ -32,13 +32,15 @@ final class OriginService: Sendable {
         let stream = log.makeStream(.origin)
         guard let context else { return answer(over: PlainConnection(socket: socket, stream: stream, isConnector: false), stream: stream) }
         guard let connection = try? TLSConnection(context: context, socket: socket, stream: stream, isConnector: false) else { return }
+        socket.deadline = .now + TLSConnection.handshakeDeadline
         switch connection.handshake() {
         case .completed:
+            socket.deadline = nil
             connection.recordCompletedHandshake()
         case .failed(let reason):
             stream.record(reason == TLSConnection.peerClosed ? .peerVanished(during: "the handshake") : .handshakeFailed(reason: reason))
             onHandshakeRefused?(connection.receivedAlert)
-            // Stay until the peer hangs up, so its next read finds our alert rather than a reset.
+            // Stay until the peer hangs up (or the deadline passes), so its next read finds our alert rather than a reset.
             while let data = try? socket.read(upTo: 4096), !data.isEmpty {}
             return
         case .pausedAtClientHello:

@@ -7,12 +7,16 @@ import Foundation
 /// because a proxy that waits to coalesce small TLS records adds tens of milliseconds per request.
 final class Socket: Sendable {
     let descriptor: Int32
+    /// Who connected, for a socket `accept()` returned; nil for the others.
+    let peer: ListenAddress?
     private let isClosed = Locked(false)
+    private let readDeadline = Locked<ContinuousClock.Instant?>(nil)
 
     static let defaultTimeout: TimeInterval = 5
 
-    private init(descriptor: Int32) {
+    private init(descriptor: Int32, peer: ListenAddress? = nil) {
         self.descriptor = descriptor
+        self.peer = peer
     }
 
     deinit { close() }
@@ -49,22 +53,68 @@ final class Socket: Sendable {
     }
 
     /// The next connection, or nil once `shutdown()` was called on this listening socket.
-    func accept() -> Socket? {
+    ///
+    /// Throws when the system is short of what a connection needs (descriptors, buffers, memory): the
+    /// listening socket still works, the connection waits in its queue, and a later call may take it.
+    func accept() throws -> Socket? {
         while true {
-            let descriptor = Glibc.accept(self.descriptor, nil, nil)
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let descriptor = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(self.descriptor, $0, &length) }
+            }
             if descriptor >= 0 {
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-                let socket = Socket(descriptor: descriptor)
+                let socket = Socket(descriptor: descriptor, peer: ListenAddress(networkOrder: address.sin_addr.s_addr))
                 socket.configure(timeout: Self.defaultTimeout)
                 return socket
             }
-            if errno == EINTR || errno == ECONNABORTED { continue }
-            return nil
+            switch errno {
+            // A connection that failed before it was taken, or an interrupted call: take the next one
+            // (accept(2) asks Linux callers to retry on the network errors too).
+            case EINTR, ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENETUNREACH, ENONET, EHOSTDOWN, EHOSTUNREACH, ENOPROTOOPT, EOPNOTSUPP:
+                continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                throw NetworkError.socket(operation: "accept", reason: Self.reason(errno))
+            default:
+                return nil  // EINVAL once shut down
+            }
         }
     }
 
+    /// When set, no read on this socket (by `read(upTo:)` or by OpenSSL, see `prepareRead()`) waits past it, however
+    /// slowly the peer sends: a total deadline for an exchange, where the receive timeout bounds only each read.
+    /// Cleared, each read waits `defaultTimeout` again.
+    var deadline: ContinuousClock.Instant? {
+        get { readDeadline.withLock { $0 } }
+        set {
+            readDeadline.withLock { $0 = newValue }
+            if newValue == nil { setReceiveTimeout(Self.defaultTimeout) }
+        }
+    }
+
+    /// Before a read: lets it wait until `deadline` at most (and `defaultTimeout` at most, as always); throws
+    /// "timed out" once the deadline has passed.
+    func prepareRead() throws {
+        guard let deadline else { return }
+        let left = (deadline - .now).components
+        let seconds = TimeInterval(left.seconds) + TimeInterval(left.attoseconds) * 1e-18
+        // A receive timeout of zero would mean "wait for ever".
+        guard seconds >= 1e-6 else { throw NetworkError.socket(operation: "recv", reason: Self.reason(EAGAIN)) }
+        setReceiveTimeout(min(seconds, Self.defaultTimeout))
+    }
+
+    private func setReceiveTimeout(_ timeout: TimeInterval) {
+        var limit = Self.timeval(timeout)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    private static func timeval(_ timeout: TimeInterval) -> Glibc.timeval {
+        Glibc.timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+    }
+
     private func configure(timeout: TimeInterval) {
-        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        var limit = Self.timeval(timeout)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var yes: Int32 = 1
@@ -85,6 +135,7 @@ final class Socket: Sendable {
     func read(upTo count: Int) throws -> [UInt8] { try receive(upTo: count, flags: 0) }
 
     private func receive(upTo count: Int, flags: Int32) throws -> [UInt8] {
+        try prepareRead()
         var buffer = [UInt8](repeating: 0, count: count)
         while true {
             let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count, flags) }

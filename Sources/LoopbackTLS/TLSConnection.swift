@@ -59,6 +59,7 @@ final class TLSConnection {
         }
         try OpenSSL.isolatingErrors {
             try Self.require(SSL_set_fd(ssl, socket.descriptor) == 1, "SSL_set_fd")
+            Self.boundReads(of: ssl, by: socket)
             // Unretained is safe: the SSL is freed in this object's deinit and only driven by its methods,
             // so OpenSSL cannot call back (and read this pointer) once the object is gone.
             try Self.require(SSL_set_ex_data(ssl, Self.index, Unmanaged.passUnretained(self).toOpaque()) == 1, "SSL_set_ex_data")
@@ -76,6 +77,28 @@ final class TLSConnection {
     }
 
     deinit { SSL_free(ssl) }
+
+    /// How long a handshake may take in all, however slowly the peer sends it (the socket's receive timeout
+    /// bounds only each read): whoever handshakes with a peer sets `socket.deadline` to now plus this.
+    static let handshakeDeadline: Duration = .seconds(10)
+
+    /// Makes every read OpenSSL does on `ssl`'s socket ask `socket.prepareRead()` first, so that the socket's
+    /// `deadline` bounds a whole handshake; past it, the read fails as a timeout.
+    private static func boundReads(of ssl: OpaquePointer, by socket: Socket) {
+        let bio = SSL_get_rbio(ssl)
+        // Unretained is safe: the socket is this connection's, which frees the SSL (and its BIO) in its deinit.
+        BIO_set_callback_arg(bio, Unmanaged.passUnretained(socket).toOpaque().assumingMemoryBound(to: CChar.self))
+        BIO_set_callback_ex(bio) { bio, operation, _, _, _, _, result, _ in
+            guard operation == BIO_CB_READ, let bio, let socket = BIO_get_callback_arg(bio) else { return Int(result) }
+            do {
+                try Unmanaged<Socket>.fromOpaque(socket).takeUnretainedValue().prepareRead()
+                return Int(result)
+            } catch {
+                errno = EAGAIN  // a non-positive result cancels the read, which OpenSSL reports with errno
+                return -1
+            }
+        }
+    }
 
     private static func require(_ succeeded: Bool, _ operation: String) throws {
         guard succeeded else { throw NetworkError.tls(operation: operation, details: OpenSSL.drainErrors()) }

@@ -38,6 +38,9 @@ extension Lab {
             case notRouted(reason: String)
             /// The connection ended before the proxy presented a certificate.
             case endedBeforeCertificate
+            /// The proxy's own connection to the host failed before it could present anything, for this reason
+            /// (the bank refused or timed out, or the system was out of ports or descriptors).
+            case upstreamFailed(reason: String)
             /// The handshake with the presented chain failed (an alert from the client, or it hung up).
             case refused
             /// The client completed the handshake and closed without sending a request.
@@ -100,10 +103,10 @@ extension Lab {
                 outcome = .answered(requestLine: requestLine, status: Self.clipped(answer))
             } else if let refusal = flow.refusal {
                 outcome = .notRouted(reason: refusal)
+            } else if flow.presentedChain.isEmpty, flow.opaqueBytes.fromClient > 0 {
+                outcome = .passedThrough(encryptedBytes: flow.opaqueBytes.fromClient + flow.opaqueBytes.fromOrigin)
             } else if flow.presentedChain.isEmpty {
-                outcome =
-                    flow.opaqueBytes.fromClient > 0
-                    ? .passedThrough(encryptedBytes: flow.opaqueBytes.fromClient + flow.opaqueBytes.fromOrigin) : .endedBeforeCertificate
+                outcome = flow.upstreamFailure.map { .upstreamFailed(reason: Self.clipped($0)) } ?? .endedBeforeCertificate
             } else if !flow.clientAccepted {
                 outcome = .refused
             } else if let requestLine {
@@ -174,6 +177,8 @@ extension Lab {
             case .answered(let requestLine, let status): what = "the proxy answered " + (requestLine.map { "'\($0)' with " } ?? "") + status
             case .notRouted(let reason): what = "closed without presenting a certificate: \(reason)"
             case .endedBeforeCertificate: what = "the connection ended before a certificate was presented"
+            case .upstreamFailed(let reason):
+                what = "the attacker's own connection to \(host.map { "'\($0)'" } ?? "the server") failed, so it presented nothing: \(reason)"
             case .refused:
                 what =
                     presented

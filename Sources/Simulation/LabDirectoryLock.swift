@@ -23,8 +23,18 @@ final class LabDirectoryLock: Sendable {
     init(_ directory: String) throws {
         try FileWriter.createDirectory(directory)
         let path = directory + "/.mitmsim-lab.lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw PKIError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        // O_NOFOLLOW: a link planted there must not lead the lab to truncate and write the file it points at.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            let reason = errno == ELOOP ? "it is a symbolic link, which the lab does not follow; remove it" : String(cString: strerror(errno))
+            throw PKIError.cannotWrite(path: path, reason: reason)
+        }
+        // A hard link, or anything but a regular file, is refused as well, before anything is written to it.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 else {
+            close(descriptor)
+            throw PKIError.cannotWrite(path: path, reason: "it is not a regular file with one name (it is a hard link, a FIFO or a device); remove it")
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
             let holder = Self.read(descriptor)

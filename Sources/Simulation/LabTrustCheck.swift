@@ -14,7 +14,11 @@ final class LabTrustCheck: Sendable {
     let address: ListenAddress
 
     /// Starts listening on `address` (a free port), presenting a leaf for that address signed by `authority`.
-    init(authority: Identity, factory: CertificateFactory, address: ListenAddress, onCheck: @escaping @Sendable (Lab.Flow) -> Void) throws {
+    /// Takes connections within the lab's caps (`Lab.limits`); `onNotice` hears what they refuse.
+    init(
+        authority: Identity, factory: CertificateFactory, address: ListenAddress, onNotice: @escaping @Sendable (ListenerNotice) -> Void,
+        onCheck: @escaping @Sendable (Lab.Flow) -> Void
+    ) throws {
         let validity = World.defaultValidity(at: factory.now)
         let leaf = try factory.makeIdentity(
             .serverLeaf(
@@ -34,7 +38,7 @@ final class LabTrustCheck: Sendable {
             application: Page(authority: authority.certificate.label, address: address) { log(true, $0, nil) }, identity: leaf,
             chain: [leaf.certificate, authority.certificate], closesAfterResponse: true, keptRequests: 0)
         configuration.onHandshakeRefused = { log(false, nil, $0) }
-        server = try OriginServer(configuration, log: EventLog(keepsEvents: false), address: address)
+        server = try OriginServer(configuration, log: EventLog(keepsEvents: false), address: address, limits: Lab.limits(exempting: nil), onNotice: onNotice)
         self.address = address
     }
 

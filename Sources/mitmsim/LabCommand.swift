@@ -42,12 +42,20 @@ extension MitmSim {
             guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
             let lab: Lab
             do {
-                lab = try Lab(lesson, directory: dir, address: address ?? .loopback, port: port, fresh: fresh) { flow in
-                    if !tui {
-                        say("[flow] \(flow)")
-                        fflush(nil)
-                    }
-                }
+                lab = try Lab(
+                    lesson, directory: dir, address: address ?? .loopback, port: port, fresh: fresh,
+                    onFlow: { flow in
+                        if !tui {
+                            say("[flow] \(flow)")
+                            fflush(nil)
+                        }
+                    },
+                    onNotice: { notice in
+                        if !tui {
+                            say("[lab] \(notice)")
+                            fflush(nil)
+                        }
+                    })
             } catch {
                 throw BadInput("\(error)")
             }
@@ -63,6 +71,7 @@ extension MitmSim {
             } else {
                 say("Everything listens on 127.0.0.1 only.")
             }
+            say(Lab.limitsSummary)
             say("Paste any of these in another terminal:")
             print()
             let commands = lab.commands  // each read judges every command's chain again

@@ -45,7 +45,7 @@ final class SlowLink: Sendable {
         let listener = try Socket.listen(port: 0)
         self.listener = listener
         thread = try WorkerThread {
-            guard let client = listener.accept(), let server = try? Socket.connect(port: port) else { return }
+            guard let client = try? listener.accept(), let server = try? Socket.connect(port: port) else { return }
             defer {
                 client.close()
                 server.close()

@@ -56,6 +56,26 @@ struct LabDirectoryCommandTests {
         third.process.waitUntilExit()
     }
 
+    @Test func aLockFileThatIsASymbolicLinkIsRefusedInOneLineWithStatus2AndItsTargetIsUntouched() throws {
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-link-\(UUID().uuidString)"
+        let victim = NSTemporaryDirectory() + "mitmsim-lab-victim-\(UUID().uuidString).txt"
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: victim)
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data("the teacher's notes\n".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: directory + "/.mitmsim-lab.lock", withDestinationPath: victim)
+
+        let lab = try CommandLine.run(["lab", "--dir", directory])
+        #expect(lab.status == 2)
+        #expect(
+            lab.standardError
+                == "mitmsim: \(directory)/.mitmsim-lab.lock: cannot be written (it is a symbolic link, which the lab does not follow; remove it)\n")
+        #expect(lab.standardOutput.isEmpty)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "the teacher's notes\n")
+    }
+
     @Test func underUmask000TheCommandsToPasteAndThePinsAreWritableOnlyByTheirOwnerAndTheKeysPrivate() throws {
         let directory = NSTemporaryDirectory() + "mitmsim-lab-modes-\(UUID().uuidString)"
         let output = NSTemporaryDirectory() + "mitmsim-lab-modes-\(UUID().uuidString).txt"

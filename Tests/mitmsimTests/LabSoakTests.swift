@@ -80,11 +80,18 @@ final class RunningLab {
     private(set) var port: UInt16 = 0
     private(set) var lastUsage = Usage()
 
-    init() throws {
+    /// - Parameter descriptorLimit: the lab's RLIMIT_NOFILE (`ulimit -n`), when it should have fewer descriptors.
+    init(descriptorLimit: Int? = nil) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: directory + "/output.txt"))
-        process.executableURL = CommandLine.binary
-        process.arguments = ["lab", "--dir", directory + "/lab"]
+        if let descriptorLimit {
+            // exec: the lab is the shell's own process, so its /proc entries and ^C are the lab's.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" lab --dir \"$1\"", CommandLine.binary.path, directory + "/lab"]
+        } else {
+            process.executableURL = CommandLine.binary
+            process.arguments = ["lab", "--dir", directory + "/lab"]
+        }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/output.txt"))
         process.standardError = process.standardOutput
         process.standardInput = FileHandle.nullDevice
@@ -174,7 +181,8 @@ struct SoakClients: Sendable {
     /// `count` connections of every kind in turn, eight at a time, with `held` connections that send half a
     /// ClientHello and wait (until the lab's timeout drops them) and, when curl is installed, 20 real curls alongside.
     func storm(_ count: Int, held: Int) -> Tally {
-        let holders = (0..<held).compactMap { _ in try? RawConnection(port: port) }
+        // Spread over eight addresses, as a class's devices are: the lab caps the connections one address holds.
+        let holders = (0..<held).compactMap { index in try? RawConnection(port: port, from: "127.0.0.\(2 + index % 8)") }
         for holder in holders { holder.send(Self.halfAClientHello) }
         let tally = LockedTally()
         let curlRuns = curl == nil ? 0 : 20
@@ -273,65 +281,9 @@ struct LabDidNotStart: Error {
     let output: String
 }
 
-/// Runs `body(0)`, …, `body(count - 1)`, each on a thread of its own, and waits for them all.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        Thread {
-            body(index)
-            group.leave()
-        }.start()
-    }
-    group.wait()
-}
-
 private final class LockedTally: @unchecked Sendable {
     private let lock = NSLock()
     private var tally = SoakClients.Tally()
 
     func update<T>(_ change: (inout SoakClients.Tally) -> T) -> T { lock.withLock { change(&tally) } }
-}
-
-/// A bare TCP connection to 127.0.0.1 that misbehaves on purpose; every read waits 15 s at most.
-struct RawConnection {
-    let descriptor: Int32
-
-    init(port: UInt16) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard status == 0 else {
-            Glibc.close(descriptor)
-            throw POSIXError(.ECONNREFUSED)
-        }
-    }
-
-    /// Sends what it can; a lab that already hung up is part of the test.
-    func send(_ bytes: [UInt8]) { _ = Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) }
-
-    /// Half-closes: no more from this side, still reading.
-    func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
-
-    /// Reads until the lab closes (or the read times out).
-    func readToEnd() {
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while recv(descriptor, &buffer, buffer.count, 0) > 0 {}
-    }
-
-    /// Closes with a reset (SO_LINGER 0) instead of a FIN: the peer's next read fails.
-    func reset() {
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-    }
-
-    func close() { Glibc.close(descriptor) }
 }
