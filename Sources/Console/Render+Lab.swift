@@ -8,10 +8,12 @@ extension Canvas {
         if lab.showsCommands { return labCommands(lab) }
         let window = lab.window
         let kept = window.dropped > 0 ? " (the lab keeps the last \(window.flows.count) of \(window.total.formatted()))" : ""
-        rule(1, "intercepted connections, newest last" + kept)
+        // The latest notice first: a lab that refuses or cannot accept connections says so on the teacher's screen.
+        let top = window.notices.last.map { paragraph($0, row: 1, lines: 2, style: .warning) } ?? 1
+        rule(top, "intercepted connections, newest last" + kept)
         // Newest at the bottom, each flow whole (wrapped, its later lines indented): what the room watches for
         // (STOLEN, REFUSED) is early in a flow's sentence, so it is on screen at any width.
-        let room = height - 3
+        let room = height - 2 - top
         var shown: [[String]] = []
         for flow in window.flows.reversed() {
             let lines = Canvas.wrap(flow.description, width: width - 4)
@@ -22,7 +24,7 @@ extension Canvas {
             }
             shown.insert(lines, at: 0)
         }
-        var row = 2
+        var row = top + 1
         for (flow, lines) in zip(window.flows.suffix(shown.count), shown) {
             let style: Style = flow.stolenSecret != nil ? .leaked : flow.outcome == .refused ? .rejected : .normal
             for (index, line) in lines.enumerated() {
@@ -30,7 +32,7 @@ extension Canvas {
                 row += 1
             }
         }
-        if window.flows.isEmpty { screen.put("none yet: paste a command in another terminal (c shows them)", row: 2, column: 1, style: .dim) }
+        if window.flows.isEmpty { screen.put("none yet: paste a command in another terminal (c shows them)", row: top + 1, column: 1, style: .dim) }
         footer("c the \(lab.commands.count) commands to paste   ? keys   q stop the lab")
     }
 

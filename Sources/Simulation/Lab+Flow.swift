@@ -17,10 +17,21 @@ extension Lab {
         /// Connections older than `flows` that the lab no longer keeps.
         public var dropped: Int { total - flows.count }
 
+        /// How many of the latest notices (`Lab.noticeText`) a lab keeps for its screen.
+        public static let noticesKept = 3
+        /// The latest lines about connections the lab refused or could not accept, oldest first: what `lab --tui`
+        /// shows the teacher where the plain lab prints `[lab]` lines.
+        public private(set) var notices: [String] = []
+
         mutating func append(_ flow: Flow) {
             if flows.count == Self.size { flows.removeFirst() }
             flows.append(flow)
             total += 1
+        }
+
+        mutating func note(_ notice: String) {
+            if notices.count == Self.noticesKept { notices.removeFirst() }
+            notices.append(notice)
         }
     }
 

@@ -85,8 +85,8 @@ public final class Lab: Sendable {
     /// lab left in it when it still fits this lesson unless `fresh`, writes it, and starts the origin and the proxy.
     /// - Parameter address: 127.0.0.1 unless a person asked for another (anyone who can reach it can connect).
     /// - Parameter onFlow: each intercepted connection, when it ends (the live log); the latest are kept in `flowWindow`.
-    /// - Parameter onNotice: each line for the log about connections the bank or the attacker refused or could not
-    ///   accept (see `noticeText`).
+    /// - Parameter onNotice: each line for the log about connections the bank, the attacker or the trust check refused
+    ///   or could not accept (see `noticeText`); the latest are kept in `flowWindow`.
     public init(
         _ scenario: Scenario, directory: String, address: ListenAddress = .loopback, port: UInt16 = 0, fresh: Bool = false,
         onFlow: @escaping @Sendable (Flow) -> Void, onNotice: @escaping @Sendable (String) -> Void = { _ in }
@@ -107,13 +107,17 @@ public final class Lab: Sendable {
         files = try PKIExport.write(world, to: directory) + [commandsFile]
         // The screens show flows, never events: a log that keeps none does not grow with the connections.
         let log = EventLog(keepsEvents: false)
+        let flowLog = flowLog
+        let notice = { @Sendable (notice: String) in
+            flowLog.withLock { $0.note(notice) }
+            onNotice(notice)
+        }
         var bank = ScenarioRunner.originConfiguration(staged, world)
         bank.closesAfterResponse = true  // real clients may read to the end of the stream
         bank.keptRequests = FlowWindow.size
         origin = try OriginServer(
-            bank, log: log, address: address, limits: Lab.limits(exempting: address), onNotice: { onNotice(Lab.noticeText($0, server: "the bank")) })
+            bank, log: log, address: address, limits: Lab.limits(exempting: address), onNotice: { notice(Lab.noticeText($0, server: "the bank")) })
         let secret = scenario.request.secret
-        let flowLog = flowLog
         let memory = FreedMemory()
         let record = { @Sendable (flow: Flow) in
             flowLog.withLock { $0.append(flow) }
@@ -123,7 +127,7 @@ public final class Lab: Sendable {
         do {
             trustCheck = try LabTrustCheck(
                 authority: attackerAuthority, factory: world.factory, address: address,
-                onNotice: { onNotice(Lab.noticeText($0, server: "the trust check")) }, onCheck: record)
+                onNotice: { notice(Lab.noticeText($0, server: "the trust check")) }, onCheck: record)
         } catch {
             origin.stop()
             throw error
@@ -134,7 +138,7 @@ public final class Lab: Sendable {
                 attack: .forge(authority: attackerAuthority), routes: [scenario.server.host: origin.port], defaultHost: scenario.server.host,
                 site: site, log: log, factory: world.factory, address: address, port: port, allowsWeakCryptography: staged.needsWeakCryptography,
                 keepsFlows: false, onFlowEnd: { record(Flow($0, secret: secret)) }, limits: Lab.limits(exempting: nil),
-                onNotice: { onNotice(Lab.noticeText($0, server: "the attacker")) })
+                onNotice: { notice(Lab.noticeText($0, server: "the attacker")) })
         } catch {
             trustCheck.stop()
             origin.stop()

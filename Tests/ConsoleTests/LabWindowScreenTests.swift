@@ -4,7 +4,7 @@ import Simulation
 import TestSupport
 import Testing
 
-/// The lab screen once the lab has dropped connections older than its window.
+/// The lab screen once the lab has dropped connections older than its window, or refused some.
 @Suite(.serialized) struct LabWindowScreenTests {
     @Test func theLabScreenSaysHowManyOfHowManyConnectionsTheLabKeeps() throws {
         let scenario = try #require(LabScreenTests.lesson)
@@ -28,5 +28,24 @@ import Testing
         let screen = render(state, size: size).text
         #expect(screen.contains("─ intercepted connections, newest last (the lab keeps the last 200 of 230) ─"), "\(screen)")
         #expect(screen.contains("#230 plain HTTP: the proxy answered 'GET / HTTP/1.1' with 200 OK"), "\(screen)")
+    }
+
+    @Test func aLabThatRefusesConnectionsSaysSoOnTheTeachersScreen() throws {
+        let scenario = try #require(LabScreenTests.lesson)
+        let directory = NSTemporaryDirectory() + "mitmsim-lab-notice-screen-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lab = try Lab(scenario, directory: directory) { _ in }
+        defer { lab.stop() }
+        var state = ConsoleState(catalog: [])
+        state.screen = .lab
+        state.lab = ConsoleState.LabView(title: "world of '\(scenario.id)'", commands: lab.commands)
+        // One device past the cap: its next connection is refused, and the lab's log says so.
+        let held = (0...Lab.connectionsPerAddress).compactMap { _ in try? RawConnection(port: lab.proxyPort, from: "127.0.0.4") }
+        defer { for connection in held { connection.close() } }
+        for _ in 0..<250 where lab.flowWindow.notices.isEmpty { usleep(20_000) }
+        state.lab?.window = lab.flowWindow
+        let screen = render(state, size: Size(columns: 80, rows: 24)).text
+        #expect(Screen.shows("the attacker refuses connections from 127.0.0.4", screen), "\(screen)")
+        #expect(screen.contains("─ intercepted connections, newest last ─"), "\(screen)")
     }
 }
