@@ -40,8 +40,8 @@ final class OriginService: Sendable {
         case .failed(let reason):
             stream.record(reason == TLSConnection.peerClosed ? .peerVanished(during: "the handshake") : .handshakeFailed(reason: reason))
             onHandshakeRefused?(connection.receivedAlert)
-            // Stay until the peer hangs up (or the deadline passes), so its next read finds our alert rather than a reset.
-            while let data = try? socket.read(upTo: 4096), !data.isEmpty {}
+            // Stay until the peer hangs up (for a while at most), so its next read finds our alert rather than a reset.
+            socket.drain()
             return
         case .pausedAtClientHello:
             preconditionFailure("the origin's context has no ClientHello callback")
@@ -90,8 +90,10 @@ final class OriginService: Sendable {
         }
     }
 
-    /// Waits for the peer to close before closing, so a peer still sending never meets a reset.
+    /// Waits for the peer to close before closing (for `Socket.drainTime` at most), so a peer still sending never
+    /// meets a reset; read through the connection, so TLS sees the peer's close_notify.
     private static func linger(_ connection: some HTTPConnection) {
+        connection.socket.deadline = .now + Socket.drainTime
         while let data = try? connection.read(), !data.isEmpty {}
     }
 }

@@ -62,6 +62,8 @@ final class PlainConnection: HTTPConnection {
 /// One end of a connection that carries HTTP, over TLS or in the clear: what the origin and the client do
 /// once a connection is up does not depend on which.
 protocol HTTPConnection: AnyObject {
+    /// The TCP connection underneath.
+    var socket: Socket { get }
     /// What is available; empty when the peer closed.
     func read() throws -> [UInt8]
     /// What is available, waiting no later than `deadline` (`HTTPError.tooSlow` then); empty when the peer closed.

@@ -187,11 +187,20 @@ final class Socket: Sendable {
         }
     }
 
-    /// Sends FIN after what was written, then reads and drops whatever the peer still sends until it
-    /// closes (bounded by the receive timeout): closing with unread data would send a reset, which can
-    /// destroy an answer the peer has not read yet.
+    /// Sends FIN after what was written, then drains what the peer still sends: closing with unread data would
+    /// send a reset, which can destroy an answer the peer has not read yet.
     func finish() {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+        drain()
+    }
+
+    /// How long, in all, a connection that is done waits for its peer to close too.
+    static let drainTime: Duration = .seconds(5)
+
+    /// Reads and drops whatever the peer still sends until it closes, for `drainTime` at most in all: a peer
+    /// that trickles a byte every few seconds cannot hold the connection's thread.
+    func drain() {
+        deadline = .now + Self.drainTime
         while let data = try? read(upTo: 4096), !data.isEmpty {}
     }
 

@@ -99,6 +99,27 @@ import Testing
         }
     }
 
+    /// After its answer a connection waits for the peer to close too, reading what it still sends: a client that
+    /// sends a byte every half second after the answer never meets the socket's 5-second timeout, so only a
+    /// deadline for that wait frees the thread.
+    @Test func aClientThatTricklesBytesAfterItsAnswerIsLetGoWithinTheDrainTime() throws {
+        try withLab { lab, _ in
+            let client = try RawConnection(port: lab.proxyPort)
+            defer { client.close() }
+            client.send(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            let start = Date()
+            let drain = TimeInterval(Socket.drainTime.components.seconds)
+            var closedAfter: TimeInterval? = nil
+            // Once the lab has closed its end, a byte sent is answered with a reset, and the next send fails.
+            for _ in 0..<Int(drain) * 6 where closedAfter == nil {
+                usleep(500_000)
+                if Glibc.send(client.descriptor, [0x20], 1, Int32(MSG_NOSIGNAL)) < 0 { closedAfter = Date().timeIntervalSince(start) }
+            }
+            let closed = try #require(closedAfter, "the lab still held the connection after \(Int(drain) * 3) s")
+            #expect(closed >= drain - 1 && closed < drain * 2, "let go after \(closed) s")
+        }
+    }
+
     @Test func anUnreachableBankIsLoggedAsTheAttackersFailedConnectionWithTheSystemsReason() throws {
         let factory = CertificateFactory(now: Date())
         let authority = try factory.makeIdentity(
