@@ -35,7 +35,7 @@ final class LabDirectoryLock: Sendable {
             close(descriptor)
             throw PKIError.cannotWrite(path: path, reason: "it is not a regular file with one name (it is a hard link, a FIFO or a device); remove it")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(descriptor) else {
             let reason = errno
             let holder = Self.read(descriptor)
             close(descriptor)
@@ -50,6 +50,18 @@ final class LabDirectoryLock: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// Takes the lock, trying for a moment before giving up: a process being spawned holds a copy of every
+    /// descriptor until it execs (when close-on-exec drops it), so a lab stopped a moment ago can still look
+    /// held for a few milliseconds; a lab that is running holds it for good, and is refused all the same.
+    private static func lock(_ descriptor: Int32) -> Bool {
+        for _ in 0..<25 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK else { return false }
+            usleep(20_000)
+        }
+        return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
 
     private static func read(_ descriptor: Int32) -> String {
         var buffer = [UInt8](repeating: 0, count: 64)
