@@ -135,7 +135,8 @@ final class Interception: Sendable {
         if site == nil, let destination = Self.plainHTTPDestination(of: parts, host: request.header("Host")), let port = routes[destination.host] {
             let originForm = "\(parts[0]) \(destination.path) \(parts[2])"
             try relayPlainHTTP(
-                socket, framing: framing, deadline: deadline, originForm: originForm, to: destination.host, port: port, stream: stream, flow: flow)
+                socket, framing: framing, deadline: deadline, originForm: originForm, to: destination.host, port: port, stream: stream, flow: flow
+            ) { error in _ = try answer(error.answer, explaining: "\(error)") }
             return nil
         }
         guard parts[1].hasPrefix("/") else {
@@ -175,19 +176,24 @@ final class Interception: Sendable {
 
     /// Plain HTTP to a routed host: read the client's request (all of it is readable), send it on with an
     /// origin-form request line, read the answer, hand it back. One request per connection, as every
-    /// request here says `Connection: close`.
+    /// request here says `Connection: close`. A request the proxy cannot read whole goes to `refuse`, which
+    /// answers it as the proxy answers a head it cannot read.
     private func relayPlainHTTP(
         _ socket: Socket, framing: HTTPFraming, deadline: ContinuousClock.Instant, originForm: String, to host: String, port: UInt16,
-        stream: EventStream, flow: FlowRecord
+        stream: EventStream, flow: FlowRecord, refuse: (HTTPError) throws -> Void
     ) throws {
         let client = PlainConnection(socket: socket, stream: stream, isConnector: false, peer: .client)
         defer { client.close(finishing: true) }
         client.noteReceived(framing.raw.count)
         flow.update { $0.host = host }
         stream.record(.intercepting(host: host, plan: "relaying plain HTTP: there is no TLS to break, every byte is readable"))
-        guard try framing.readMessage(from: { try client.read(before: deadline) }) != nil, let head = framing.head else {
-            return stream.record(.peerVanished(during: "the request"))
+        let read: HTTPMessage?
+        do {
+            read = try framing.readMessage(from: { try client.read(before: deadline) })
+        } catch let error as HTTPError {
+            return try refuse(error)
         }
+        guard read != nil, let head = framing.head else { return stream.record(.peerVanished(during: "the request")) }
         let request = framing.raw
         flow.update { $0.read(request[...], from: .client) }
         stream.record(.plaintextRead(from: .client, bytes: request.count, preview: Self.preview(head, body: framing.body[...])))

@@ -95,6 +95,20 @@ import Testing
         }
     }
 
+    /// A body the plain-HTTP relay would have to hold whole past its limit is refused in words, as a head it
+    /// cannot read is, and the bank never sees it.
+    @Test func aChunkedBodyOverTheLimitIsAnsweredTooLargeByThePlainRelay() throws {
+        try withServers { servers in
+            let chunk = String(HTTPFraming.longestBody + 1, radix: 16)
+            let request =
+                "POST /login HTTP/1.1\r\nHost: bank.test\r\nTransfer-Encoding: chunked\r\n\r\n\(chunk)\r\n"
+                + String(repeating: "a", count: HTTPFraming.longestBody + 1)
+            let answer = try Self.plain(request, to: servers.plainProxy.port)
+            #expect(answer.hasPrefix("HTTP/1.1 413 Content Too Large\r\n"), "\(answer.prefix(200))")
+            #expect(servers.plainOrigin.requestsReceived.isEmpty)
+        }
+    }
+
     /// One byte a second never completes a head within the deadline: the server gives up at the deadline, however
     /// often bytes arrive, instead of holding a thread for as long as the client likes.
     @Test(arguments: [false, true])
