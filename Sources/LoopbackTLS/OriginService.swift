@@ -39,7 +39,8 @@ final class OriginService: Sendable {
             connection.recordCompletedHandshake()
         case .failed(let reason):
             stream.record(reason == TLSConnection.peerClosed ? .peerVanished(during: "the handshake") : .handshakeFailed(reason: reason))
-            onHandshakeRefused?(connection.receivedAlert)
+            // A client that never saw the certificate refused nothing (a port scan, a browser's unused preconnection).
+            if connection.sentCertificate { onHandshakeRefused?(connection.receivedAlert) }
             // Stay until the peer hangs up (for a while at most), so its next read finds our alert rather than a reset.
             socket.drain()
             return

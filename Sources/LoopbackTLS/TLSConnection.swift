@@ -29,6 +29,8 @@ final class TLSConnection {
     var hasServerCertificate = false
 
     private(set) var receivedAlert: String?
+    /// Whether this end sent its Certificate message: only then can the peer have judged (and refused) it.
+    private(set) var sentCertificate = false
     /// The peer asked this end for a certificate (a CertificateRequest arrived).
     private(set) var certificateRequested = false
     private var sentAlert: (name: String, reason: String?)?
@@ -344,6 +346,7 @@ final class TLSConnection {
                 if bytes.first == 13 { certificateRequested = true }
                 return stream.noteReceived(records, 1)
             }
+            if bytes.first == 11 { sentCertificate = true }
             let message = HandshakeParser.message(Array(bytes), ssl: ssl, labels: stream.eventLog.label(for:))
             stream.record(.handshake(message), sent: (records, 1))
         case SSL3_RT_ALERT where bytes.count >= 2:

@@ -49,6 +49,21 @@ import Testing
         }
     }
 
+    /// A connection that ends before the certificate was sent (a port scan, a browser's unused preconnection)
+    /// says nothing about trust, so the log does not say the device refused the CA.
+    @Test func aConnectionClosedBeforeTheCertificateIsNotLoggedAsADeviceThatDoesNotTrust() throws {
+        try withLab(address: .loopback) { lab, _ in
+            let port = try #require(UInt16(lab.trustCheckURL.split(separator: ":").last?.filter(\.isNumber) ?? ""))
+            try RawConnection(port: port).close()
+            usleep(100_000)  // its handshake has ended before curl's starts
+            let run = try Subprocess.run("/usr/bin/curl", ["-sS", lab.trustCheckURL])
+            #expect(run.status == 60, "\(run.output)")
+            let line = try #require(logged(lab))
+            #expect(line.hasPrefix("trust check #1: this device does NOT trust"), "only curl's refusal is logged: \(line)")
+            #expect(lab.flows.filter { $0.connection.hasPrefix("trust check") }.count == 1)
+        }
+    }
+
     @Test func theTrustCheckIsOnLoopbackByDefault() throws {
         try withLab(address: .loopback) { lab, directory in
             #expect(lab.trustCheckURL.hasPrefix("https://127.0.0.1:"))
