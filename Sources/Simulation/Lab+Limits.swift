@@ -17,7 +17,8 @@ extension Lab {
 
     /// The caps, in one line for the top of the log.
     public static var limitsSummary: String {
-        "The bank, the attacker and the trust check each take at most \(connectionsPerAddress) connections at once from one address and "
+        "The bank, the attacker and the trust check each take at most \(connectionsPerAddress) connections at once from one address "
+            + "(the bank not counting the lab's own, where the attacker connects from) and "
             + "\(connectionsInAll) in all; they close any more at once, and this log says so."
     }
 

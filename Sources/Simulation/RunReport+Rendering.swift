@@ -50,9 +50,10 @@ extension RunReport {
     public var markdown: String {
         func field(_ text: String) -> String { TerminalText.escaped(text) }
         var lines = [
-            "# \(field(scenario.title))", "", "*\(field(scenario.group))* · `\(field(scenario.id))`", "",
+            "# \(field(scenario.title))", "", "*\(field(scenario.group))*", "",
             "## Question", "", TerminalText.escaped(scenario.lesson.story.trimmingCharacters(in: .whitespacesAndNewlines), keepingLineBreaks: true), "",
-            "## Answer", "", TerminalText.escaped(scenario.revealText, keepingLineBreaks: true), "",
+            // The id goes with the answer: many ids say how the lesson ends.
+            "## Answer", "", "Lesson `\(field(scenario.id))`.", "", TerminalText.escaped(scenario.revealText, keepingLineBreaks: true), "",
         ]
         lines += ["## What crossed the wire", ""]
         lines += events.isEmpty ? [Self.noConnection] : ["| # | from | to | what |", "|---|---|---|---|"]

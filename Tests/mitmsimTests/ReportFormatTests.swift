@@ -64,7 +64,11 @@ struct ReportFormatTests {
         let lesson = try ScenarioLoader.load(ScenarioCommandTests.scenarios + "/02-forged-untrusted-ca.yaml")
         let result = try mitmsim(["run", lesson.id, "--format", "markdown"])
         let story = lesson.lesson.story.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(result.standardOutput.contains("## Question\n\n\(story)\n\n## Answer\n\n\(lesson.revealText)\n\n## What crossed the wire"))
+        #expect(
+            result.standardOutput.contains("## Question\n\n\(story)\n\n## Answer\n\nLesson `\(lesson.id)`.\n\n\(lesson.revealText)\n\n## What crossed the wire")
+        )
+        let question = try #require(result.standardOutput.components(separatedBy: "## Answer").first)
+        #expect(!question.contains(lesson.id), "an id can say how the lesson ends: it comes with the answer")
         let tries = try #require(result.standardOutput.components(separatedBy: "## Tries\n\n").last)
         #expect(tries.hasPrefix("- Try 't': held (ACCEPTED at chainTrust, secret read)."), "\(tries)")
     }
