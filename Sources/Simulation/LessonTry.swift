@@ -66,6 +66,9 @@ public struct LessonTry: Sendable, Decodable, Equatable {
         return (scenario, changes)
     }
 
+    /// "ACCEPTED at chainTrust", or "REJECTED" when the try names no deciding check: what the try says the run gives.
+    public var claimedVerdict: String { (trusted ? "ACCEPTED" : "REJECTED") + (decidingCheck.map { " at \($0.rawValue)" } ?? "") }
+
     /// "Try: press `a` (allowInvalidCertificates NO → YES), then `d` (…): REJECTED at atsServerTrust, and the
     /// attacker never reads 'hunter2'." and the note, for `lesson` as written.
     public func sentence(for lesson: Scenario) -> String {
@@ -79,7 +82,7 @@ public struct LessonTry: Sendable, Decodable, Equatable {
             moves = []
         }
         if !moves.isEmpty { pressed.append(moves.joined(separator: " ")) }
-        var verdict = (trusted ? "ACCEPTED" : "REJECTED") + (decidingCheck.map { " at \($0.rawValue)" } ?? "")
+        var verdict = claimedVerdict
         if let attackerReadSecret {
             verdict += attackerReadSecret ? ", and the attacker reads '\(lesson.request.secret)'" : ", and the attacker never reads '\(lesson.request.secret)'"
         }

@@ -38,7 +38,7 @@ extension RunReport {
         tries.map { result in
             let expected = result.lessonTry
             let claimed =
-                (expected.trusted ? "ACCEPTED" : "REJECTED") + (expected.decidingCheck.map { " at \($0.rawValue)" } ?? "")
+                expected.claimedVerdict
                 + (expected.attackerReadSecret.map { $0 ? ", secret read" : ", secret not read" } ?? "")
             let got = result.verdict + ", secret \(result.attackerReadSecret ? "read" : "not read")"
             return "Try '\(expected.keys)': " + (result.held ? "held (\(got))." : "did NOT hold: expected \(claimed), got \(got).")

@@ -102,8 +102,9 @@ import Testing
         }
     }
 
-    /// The flows come from a real lab, as it stores what real clients sent: the CONNECT host and the SNI. A method or
-    /// User-Agent with a control character never gets past the parser: that CONNECT is answered 400.
+    /// The flows come from a real lab, as it stores what real clients sent: the CONNECT host, the SNI and the request
+    /// read. A method or User-Agent with a control character never gets past the parser in a CONNECT head (answered
+    /// 400); sent straight to the attacker's TLS, it is read all the same.
     @Test func theLabScreenShowsWhatHostileClientsSentEscaped() throws {
         try Self.withHostileLesson { lesson in
             let directory = NSTemporaryDirectory() + "mitmsim-lab-hostile-\(UUID().uuidString)"
@@ -114,7 +115,7 @@ import Testing
             for client in clients { _ = try Subprocess.paste(client) }
             for _ in 0..<100 where lab.flows.count < clients.count { usleep(20_000) }
             #expect(lab.flows.count == clients.count)
-            #expect(lab.flows.filter { $0.description.contains("\u{1B}") }.count == 2, "the lab keeps what the clients sent as they sent it")
+            #expect(lab.flows.filter { $0.description.contains("\u{1B}") }.count == 3, "the lab keeps what the clients sent as they sent it")
 
             var state = ConsoleState(catalog: [])
             state.screen = .lab
@@ -122,7 +123,7 @@ import Testing
             state.lab?.window = lab.flowWindow
             let screen = render(state, size: Size(columns: 250, rows: 40))
             expectNothingSteers(screen, "the lab screen")
-            for shown in [HostileText.refusedCurl, #"CONNECT \e[2Jevil:443"#, #"SNI 'evil\e[2J'"#] {
+            for shown in [HostileText.refusedCurl, HostileText.readRequest, #"CONNECT \e[2Jevil:443"#, #"SNI 'evil\e[2J'"#] {
                 #expect(screen.text.contains(shown), "\(shown)")
             }
         }

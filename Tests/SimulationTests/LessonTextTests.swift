@@ -40,7 +40,15 @@ struct LessonTextTests {
                 #expect(!note.contains(word), "\(id): the note '\(note)' says what happens ('\(word)'); the try's verdict says that")
             }
         }
-        #expect(lesson.revealText.hasSuffix(try #require(lesson.lesson.tries.last).sentence(for: lesson)))
+        // Every key the try names is pressed in its sentence, in the order typed.
+        for lessonTry in lesson.lesson.tries {
+            let sentence = lessonTry.sentence(for: lesson)
+            var rest = Substring(sentence)
+            for key in lessonTry.keys.split(separator: " ") {
+                let found = try #require(rest.range(of: key, options: .caseInsensitive), "\(id): '\(key)' missing from '\(sentence)'")
+                rest = rest[found.upperBound...]
+            }
+        }
     }
 
     @Test(arguments: CatalogTests.catalog)

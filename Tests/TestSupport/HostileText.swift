@@ -78,12 +78,14 @@ public enum HostileText {
         """#
 
     /// Commands for bash that reach the lab's attacker at `host`:`port` as hostile clients: a `curl -k` whose method
-    /// and User-Agent carry ESC and BEL (its CONNECT is refused: llhttp takes no control character in a header), a
-    /// CONNECT for a host that starts with ESC (refused), and a ClientHello whose SNI carries ESC (not routed). Each
-    /// makes one connection.
+    /// and User-Agent carry ESC and BEL (its CONNECT is refused: llhttp takes no control character in a header), the
+    /// same curl straight to the attacker's TLS (its request read, then refused by the bank), a CONNECT for a host that
+    /// starts with ESC (refused), and a ClientHello whose SNI carries ESC (not routed). Each makes one connection.
     public static func labClients(host: String, port: String) -> [String] {
         [
             #"curl -sk --proxy http://\#(host):\#(port) -A $'curl\e]0;pwned\a' -X $'POST\e[2J' -d password=x https://bank.test/login"#,
+            // The same request straight to the attacker's TLS, where no CONNECT head stands before it.
+            #"curl -sk --resolve bank.test:\#(port):\#(host) -A $'curl\e]0;pwned\a' -X $'POST\e[2J' -d password=x https://bank.test:\#(port)/login"#,
             #"exec 3<>/dev/tcp/\#(host)/\#(port); printf 'CONNECT \e[2Jevil:443 HTTP/1.1\r\n\r\n' >&3; cat <&3"#,
             #"openssl s_client -connect \#(host):\#(port) -servername $'evil\e[2J' </dev/null"#,
         ]
@@ -91,6 +93,9 @@ public enum HostileText {
 
     /// How the lab shows the first of `labClients`, the curl whose CONNECT carries its hostile User-Agent.
     public static let refusedCurl = "'CONNECT bank.test:443 HTTP/1.1' with 400 Bad Request (malformed HTTP: an invalid header)"
+
+    /// How the lab shows the second of `labClients`: what the attacker read of its request, escaped.
+    public static let readRequest = #"READ POST\e[2J /login"#
 
     /// Writes `lesson` as `lessonID`.yaml into a new directory and returns the directory (the caller removes it).
     public static func writeLesson() throws -> String {

@@ -291,7 +291,7 @@ struct ReportFormatTests {
 
         let log = printed()
         #expect(HostileText.steering(log).isEmpty, "\(log.debugDescription)")
-        for shown in [#"'99-hostile\e[2J'"#, HostileText.refusedCurl, #"CONNECT \e[2Jevil:443"#, #"SNI 'evil\e[2J'"#] {
+        for shown in [#"'99-hostile\e[2J'"#, HostileText.refusedCurl, HostileText.readRequest, #"CONNECT \e[2Jevil:443"#, #"SNI 'evil\e[2J'"#] {
             #expect(log.contains(shown), "\(shown) in \(log)")
         }
     }
