@@ -17,6 +17,9 @@ public struct ConnectionLimits: Sendable, Equatable {
 
     /// The connections open under these limits, and the refusals not reported yet.
     ///
+    /// The address `peer` is counted under: none when it is unknown or exempt.
+    func capped(_ peer: ListenAddress?) -> ListenAddress? { peer == exempt ? nil : peer }
+
     /// Refusals are reported in episodes, so a flood cannot flood the log: the first refusal of an address
     /// (or of anyone, over the total) at once, then how many there were once that address (or the server)
     /// is back under its cap. An address has an episode only while it holds `perAddress` connections, so
@@ -29,7 +32,7 @@ public struct ConnectionLimits: Sendable, Equatable {
 
         /// Counts a connection from `peer` in, or refuses it; a refusal that starts an episode comes with its notice.
         mutating func admit(_ peer: ListenAddress?, under limits: ConnectionLimits) -> (admitted: Bool, notice: ListenerNotice?) {
-            let capped = peer.flatMap { $0 == limits.exempt ? nil : $0 }
+            let capped = limits.capped(peer)
             let refusedAs: ListenAddress?? =
                 total >= limits.total ? .some(nil) : capped.flatMap { open[$0, default: 0] >= limits.perAddress ? .some($0) : nil }
             guard let refusedAs else {
@@ -47,7 +50,7 @@ public struct ConnectionLimits: Sendable, Equatable {
             var notices: [ListenerNotice] = []
             total -= 1
             if total < limits.total, let count = refusals.removeValue(forKey: nil) { notices.append(.refusedOverTotal(count: count)) }
-            if let capped = peer.flatMap({ $0 == limits.exempt ? nil : $0 }) {
+            if let capped = limits.capped(peer) {
                 let left = open[capped, default: 1] - 1
                 open[capped] = left == 0 ? nil : left
                 if left < limits.perAddress, let count = refusals.removeValue(forKey: capped) { notices.append(.refused(peer: capped, count: count)) }

@@ -285,7 +285,7 @@ enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// `declared` is the Content-Length, when that is what is over `limit`.
     case bodyTooLong(declared: Int?, limit: Int)
     /// The message did not arrive whole within the deadline.
-    case tooSlow(Duration)
+    case tooSlow
 
     /// The answer a server gives a request it cannot read this way.
     var answer: HTTPMessage {
@@ -305,7 +305,7 @@ enum HTTPError: Error, Equatable, CustomStringConvertible {
         case .headTooLong(let limit): "the head is longer than \(limit) bytes"
         case .bodyTooLong(let declared?, let limit): "a body of \(declared) bytes is over the limit of \(limit)"
         case .bodyTooLong(nil, let limit): "the body is longer than the limit of \(limit) bytes"
-        case .tooSlow(let deadline): "the message did not arrive whole within \(deadline.components.seconds) s"
+        case .tooSlow: "the message did not arrive whole within \(HTTPFraming.deadline.components.seconds) s"
         }
     }
 }

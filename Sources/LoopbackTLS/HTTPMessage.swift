@@ -56,7 +56,7 @@ public struct HTTPMessage: Hashable, Sendable {
     /// Hands the message as sent to `write`, in pieces of at most `size` bytes made one at a time.
     public func serialize(inPiecesOf size: Int, to write: ([UInt8]) throws -> Void) rethrows {
         let head = self.head
-        let total = serializedCount
+        let total = head.count + (generated?.count ?? body.count)
         var start = 0
         while start < total {
             let end = start + min(size, total - start)

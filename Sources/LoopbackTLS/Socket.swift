@@ -114,8 +114,8 @@ final class Socket: Sendable {
     }
 
     private func configure(timeout: TimeInterval) {
+        setReceiveTimeout(timeout)
         var limit = Self.timeval(timeout)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var yes: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -165,7 +165,7 @@ final class Socket: Sendable {
             if ready < 0, errno == EINTR { continue }
             break
         }
-        throw HTTPError.tooSlow(HTTPFraming.deadline)
+        throw HTTPError.tooSlow
     }
 
     func write(_ bytes: [UInt8]) throws {

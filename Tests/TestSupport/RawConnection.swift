@@ -56,12 +56,7 @@ public final class RawConnection: @unchecked Sendable {
 
     /// Reads until the server closes (or the read times out); returns what it read.
     @discardableResult
-    public func readToEnd() -> [UInt8] {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while case let count = recv(descriptor, &buffer, buffer.count, 0), count > 0 { received += buffer.prefix(count) }
-        return received
-    }
+    public func readToEnd() -> [UInt8] { readUntilClosed(within: 15).bytes }
 
     /// Reads until the server closes this connection (a read finds its end, or a reset) or `timeout` seconds
     /// pass: what it read, and whether the server closed.
