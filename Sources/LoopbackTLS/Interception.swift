@@ -275,8 +275,9 @@ final class Interception: Sendable {
             let framing = HTTPFraming(role: .request, longestBody: HTTPFraming.longestBody)
             let deadline = HTTPFraming.deadlineFromNow
             if let request = try? framing.readMessage(from: { try client.read(before: deadline) }), let head = framing.head {
-                flow.update { $0.read(request.serialized[...], from: .client) }
-                stream.record(.plaintextRead(from: .client, bytes: request.serialized.count, preview: Self.preview(head, body: request.body[...])))
+                let read = request.serialized
+                flow.update { $0.read(read[...], from: .client) }
+                stream.record(.plaintextRead(from: .client, bytes: read.count, preview: Self.preview(head, body: request.body[...])))
             }
             return
         }

@@ -40,7 +40,8 @@ final class RelayedMessages {
         skipping -= skipped
         let (head, body) = feed(data.dropFirst(skipped))
         if continues { return nil }
-        guard skipped == 0, let head, HTTPMessage(startLine: head.startLine).summary.hasPrefix("HTTP ") else { return Self.counted(data) }
+        let summary = head.map { HTTPMessage(startLine: $0.startLine).summary }
+        guard skipped == 0, let head, let summary, summary.hasPrefix("HTTP ") else { return Self.counted(data) }
         let length = head.bodyLength.map { head.length + $0 - forwardedBeforeHead } ?? data.count
         unannounced = max(0, length - data.count)
         forwardedBeforeHead = 0
@@ -48,7 +49,7 @@ final class RelayedMessages {
             skipping = unannounced
             framing = nil
         }
-        return Description(summary: HTTPMessage(startLine: head.startLine).summary, length: length, preview: Interception.preview(head, body: body[...]))
+        return Description(summary: summary, length: length, preview: Interception.preview(head, body: body[...]))
     }
 
     /// Feeds `data` to the framing (a new one for each message); returns the head it completed, if any, with the
