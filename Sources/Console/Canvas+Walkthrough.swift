@@ -147,12 +147,13 @@ extension Canvas {
         report.evaluation?.decidingStep.flatMap { report.evaluation?.steps.firstIndex(of: $0) } ?? 0
     }
 
-    /// The walkthrough's one-line key hint, for the pane with the focus; `?` lists every key.
+    /// The walkthrough's one-line key hint, for the pane with the focus; `?` lists every key. Each fits a
+    /// projector's 80 columns after the footer's margin.
     static func keyHint(_ state: ConsoleState) -> String {
         let moves =
             switch state.focus {
             case .diagram: "↑↓ PgUp PgDn step  Enter event"
-            case .trace: "↑↓ PgUp PgDn trace step  Enter it whole"
+            case .trace: "↑↓ PgUp PgDn trace  Enter whole step"
             case .lesson: "↑↓ PgUp PgDn scroll the lesson"
             }
         let answer = state.awaitingPrediction ? "  y/n answer" : ""

@@ -188,13 +188,21 @@ struct ProjectorScreenTests {
         #expect(text.contains("back, or quit from the lesson list"))
     }
 
+    /// Every focus, in and out of classroom mode (where "y/n answer" joins the hint), ends the screen with
+    /// the whole hint: it fits the 79 columns after the footer's margin, so nothing is cut.
     @Test func theLessonScreenEndsWithAOneLineKeyHint() throws {
-        let state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
-        for (keys, moves) in [([Key](), "step"), ([.tab], "trace step"), ([.tab, .tab], "scroll the lesson")] {
-            let lines = render(Self.pressed(keys, state), size: Self.projector).text.components(separatedBy: "\n")
-            let hint = try #require(lines.last)
-            #expect(hint.hasPrefix(" Tab focus  ↑↓ PgUp PgDn \(moves)"), "\(hint)")
-            #expect(hint.hasSuffix("? keys  q lessons"))
+        let states = [ConsoleRenderTests.walkthrough("02-forged-untrusted-ca"), ClassroomTests.question("02-forged-untrusted-ca")]
+        for state in states {
+            for (keys, moves) in [([Key](), "step"), ([.tab], "trace"), ([.tab, .tab], "scroll the lesson")] {
+                let pressed = Self.pressed(keys, state)
+                let hint = Canvas.keyHint(pressed)
+                #expect(hint.count <= 79, "\(hint)")
+                let lines = render(pressed, size: Self.projector).text.components(separatedBy: "\n")
+                #expect(lines.last == " " + hint)
+                #expect(hint.hasPrefix("Tab focus  ↑↓ PgUp PgDn \(moves)"), "\(hint)")
+                #expect(hint.hasSuffix("? keys  q lessons"))
+                #expect(hint.contains("y/n answer") == pressed.awaitingPrediction)
+            }
         }
     }
 }
