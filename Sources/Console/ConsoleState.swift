@@ -108,9 +108,13 @@ public struct ConsoleState: Sendable {
     }
 
     /// How the screen names a lesson: its id, or in classroom mode its number alone, since an id such as
-    /// `38-afnetworking-2-5-1-accepts-self-signed` states the outcome the class is to predict.
+    /// `38-afnetworking-2-5-1-accepts-self-signed` states the outcome the class is to predict. An id without
+    /// a number gives the lesson's place in the catalog instead, so no two such lessons share a name.
     public func name(_ scenario: Scenario) -> String {
-        classroom ? "lesson " + scenario.id.prefix { $0.isNumber } : scenario.id
+        guard classroom else { return scenario.id }
+        let number = scenario.id.prefix { $0.isNumber }
+        if !number.isEmpty { return "lesson \(number)" }
+        return catalog.firstIndex { $0.id == scenario.id }.map { "lesson \($0 + 1)" } ?? scenario.title
     }
 
     /// Whether the lesson's answer may be on screen: always, except in classroom mode before the class answers.

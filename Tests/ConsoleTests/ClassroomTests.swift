@@ -45,6 +45,21 @@ struct ClassroomTests {
         #expect(classroom.filtered.isEmpty)
     }
 
+    /// A scenario file may have an id without a number: classroom mode names it by its place in the list,
+    /// so two such lessons are not both "lesson ".
+    @Test func lessonsWhoseIdsHaveNoNumberAreNamedByTheirPlaceInTheList() {
+        var catalog = Array(ConsoleRenderTests.catalog.prefix(3))
+        catalog[1].id = "forged-untrusted-ca"
+        catalog[2].id = "installed-attacker-ca"
+        let classroom = ConsoleState(catalog: catalog, classroom: true)
+        let names = catalog.map(classroom.name)
+        #expect(names[1] == "lesson 2")
+        #expect(names[2] == "lesson 3")
+        #expect(Set(names).count == catalog.count, "\(names)")
+        let text = render(classroom, size: Self.size).text
+        #expect(text.contains("lesson 2") && text.contains("lesson 3"))
+    }
+
     @Test func afterAPolicyKeyTheChangeLineWaitsForTheAnswerBeforeSayingTheVerdict() {
         var state = Self.question("13-public-key-pin-vs-installed-ca")
         ConsoleUpdateTests.press([.character("p")], &state)
