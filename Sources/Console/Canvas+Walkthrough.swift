@@ -103,8 +103,8 @@ extension Canvas {
                 layout.lessonVisible == 0
                 ? " \(layout.lesson.count) lines "
                 : layout.lesson.count > layout.lessonVisible ? " lines \(first + 1)–\(shown) of \(layout.lesson.count) " : ""
-            // After an edit the pane holds the lesson's story alone; `r` brings back its settings and its explanation.
-            paneRule(row, state.departure == nil ? "lesson" : "lesson, as written (r returns to it)", focused: state.focus == .lesson)
+            // After an edit the pane holds the lesson's story alone, under the engine's sentence saying why and how `r` brings it back.
+            paneRule(row, state.departure == nil ? "lesson" : "lesson, as written", focused: state.focus == .lesson)
             screen.put(position, row: row, column: width - position.count - 2, style: .border)
             for (offset, line) in layout.lesson[first..<shown].enumerated() { put(line, row: row + 1 + offset, column: 1) }
         }

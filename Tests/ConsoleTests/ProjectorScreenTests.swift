@@ -166,7 +166,8 @@ struct ProjectorScreenTests {
         let trace = try #require(lines.firstIndex { $0.hasPrefix("── the app's trace") })
         let lesson = try #require(lines.firstIndex { $0.hasPrefix("── lesson, as written") }, "\(lines.joined(separator: "\n"))")
         #expect(trace < lesson)
-        #expect(lines[lesson].contains("(r returns to it)"), "the rule says how to get the lesson back")
+        #expect(lines[lesson].hasPrefix("── lesson, as written ─"), "the rule names the pane; the pane says how to get the lesson back")
+        #expect(Screen.shows(LessonDeparture.staleLessonText, try Self.readLessonPane(state).joined(separator: " ")))
         #expect(Screen.showsVerdict(try #require(state.report?.verdict), lines.joined(separator: "\n")))
         #expect(Screen.shows(try #require(state.departure).summary, lines.joined(separator: "\n")))
     }
