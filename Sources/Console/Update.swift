@@ -167,7 +167,7 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
 
 /// Tab, Enter and the scrolling keys, for the pane with the focus; false for any other key.
 private func updateFocusedPane(_ state: inout ConsoleState, _ report: RunReport, _ key: Key, last: Int) -> Bool {
-    let layout = Canvas.walkthroughLayout(state, report, size: state.viewport)
+    let traceCount = Canvas.traceSteps(state, report).count
     let traceCursor = state.traceCursor ?? Canvas.decidingTraceIndex(report)
     switch (key, state.focus) {
     case (.tab, _):
@@ -177,14 +177,17 @@ private func updateFocusedPane(_ state: inout ConsoleState, _ report: RunReport,
         state.opened = .event(state.step)
         state.openedScroll = 0
     case (.enter, .trace):
-        state.opened = .traceStep(min(traceCursor, layout.trace.count - 1))
+        state.opened = .traceStep(min(traceCursor, traceCount - 1))
         state.openedScroll = 0
     case (_, .diagram): return scroll(&state.step, key, limit: last, page: 10)
     case (_, .trace):
         var cursor = traceCursor
-        guard scroll(&cursor, key, limit: max(0, layout.trace.count - 1), page: 5) else { return false }
+        guard scroll(&cursor, key, limit: max(0, traceCount - 1), page: 5) else { return false }
         state.traceCursor = cursor
-    case (_, .lesson): return scroll(&state.lessonScroll, key, limit: layout.lessonMaxScroll, page: layout.lessonVisible - 1)
+    case (_, .lesson):
+        // Only the lesson's scrolling depends on how the panes share the screen.
+        let layout = Canvas.walkthroughLayout(state, report, size: state.viewport)
+        return scroll(&state.lessonScroll, key, limit: layout.lessonMaxScroll, page: layout.lessonVisible - 1)
     }
     return true
 }
