@@ -16,7 +16,7 @@ extension Canvas {
         let room = height - 2 - top
         var shown: [[String]] = []
         for flow in window.flows.reversed() {
-            let lines = Canvas.wrap(flow.description, width: width - 4)
+            let lines = Canvas.wrap(flow.description, width: width - 2, hanging: 2)
             let used = shown.reduce(0) { $0 + $1.count }
             guard used + lines.count <= room else {
                 if shown.isEmpty { shown.append(Array(lines.prefix(room))) }
@@ -27,8 +27,8 @@ extension Canvas {
         var row = top + 1
         for (flow, lines) in zip(window.flows.suffix(shown.count), shown) {
             let style: Style = flow.stolenSecret != nil ? .leaked : flow.outcome == .refused ? .rejected : .normal
-            for (index, line) in lines.enumerated() {
-                screen.put(line, row: row, column: index == 0 ? 1 : 3, style: style)
+            for line in lines {
+                screen.put(line, row: row, column: 1, style: style)
                 row += 1
             }
         }

@@ -63,12 +63,9 @@ private func updateFilter(_ state: inout ConsoleState, _ key: Key) -> Effect? {
 private func updatePicker(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     let count = state.filtered.count
     switch key {
-    case .up, .character("k"): state.selection = max(0, state.selection - 1)
-    case .down, .character("j"): state.selection = min(max(0, count - 1), state.selection + 1)
-    case .home: state.selection = 0
-    case .end: state.selection = max(0, count - 1)
-    case .pageUp: state.selection = max(0, state.selection - pickerPage(state))
-    case .pageDown: state.selection = min(max(0, count - 1), state.selection + pickerPage(state))
+    case .character("k"): scroll(&state.selection, .up, limit: max(0, count - 1), page: 1)
+    case .character("j"): scroll(&state.selection, .down, limit: max(0, count - 1), page: 1)
+    case .up, .down, .home, .end, .pageUp, .pageDown: scroll(&state.selection, key, limit: max(0, count - 1), page: pickerPage(state))
     case .character("/"):
         state.filtering = true
     case .escape:
@@ -97,7 +94,7 @@ private func pickerPage(_ state: ConsoleState) -> Int { max(1, state.viewport.ro
 
 /// Moves a scroll position or cursor with ↑/↓/PgUp/PgDn/Home/End, within 0...`limit`; false for any other key.
 @discardableResult
-private func scroll(_ position: inout Int, _ key: Key, limit: Int, page: Int) -> Bool {
+func scroll(_ position: inout Int, _ key: Key, limit: Int, page: Int) -> Bool {
     switch key {
     case .up: position -= 1
     case .down: position += 1
