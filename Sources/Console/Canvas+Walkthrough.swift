@@ -79,7 +79,7 @@ extension Canvas {
             return
         }
         if let opened = state.opened, let rows = Self.openedRows(opened, state, width: width) {
-            return page(rows, scroll: state.openedScroll, footer: "Enter or q back to the walkthrough")
+            return page(rows, scroll: state.pageScroll, footer: "Enter or q back to the walkthrough")
         }
         let layout = Self.walkthroughLayout(state, report, size: Size(columns: width, rows: height))
         for (offset, line) in layout.top.enumerated() { screen.put(line.text, row: 1 + offset, column: 1, style: line.style) }

@@ -119,7 +119,7 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
     guard let scenario = state.scenario else { return nil }
     if state.opened != nil {
         if key == .enter || key == .character("q") || key == .escape { state.opened = nil }
-        scrollPage(&state.openedScroll, key, state)
+        scrollPage(&state.pageScroll, key, state)
         return nil
     }
     // Before the class answers, the walk stops at the decision (which the screen hides).
@@ -172,10 +172,10 @@ private func updateFocusedPane(_ state: inout ConsoleState, _ report: RunReport,
         state.focus = panes[((panes.firstIndex(of: state.focus) ?? 0) + 1) % panes.count]
     case (.enter, .diagram):
         state.opened = .event(state.step)
-        state.openedScroll = 0
+        state.pageScroll = 0
     case (.enter, .trace):
         state.opened = .traceStep(min(traceCursor, traceCount - 1))
-        state.openedScroll = 0
+        state.pageScroll = 0
     case (_, .diagram): return scroll(&state.step, key, limit: last, page: 10)
     case (_, .trace):
         var cursor = traceCursor
