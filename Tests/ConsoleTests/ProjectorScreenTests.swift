@@ -77,7 +77,8 @@ struct ProjectorScreenTests {
         let read = try Self.readLessonPane(state)
         #expect(read == Self.paneLines(state, width: 80), "\(id)")
         #expect(
-            Screen.shows(Screen.words(Screen.plain(scenario.revealText)).split(separator: " ").suffix(6).joined(separator: " "), read.joined(separator: "\n")),
+            Screen.shows(
+                Screen.words(MarkdownStyle.plainText(scenario.revealText)).split(separator: " ").suffix(6).joined(separator: " "), read.joined(separator: "\n")),
             "the reveal's last words, its tries included")
     }
 
@@ -85,7 +86,7 @@ struct ProjectorScreenTests {
         let state = ClassroomTests.question("08-allow-invalid-no-domain-check")
         let story = try #require(state.scenario?.lesson.story)
         let read = try Self.readLessonPane(state).joined(separator: "\n")
-        #expect(Screen.words(read) == Screen.words(Screen.plain(story)))
+        #expect(Screen.words(read) == Screen.words(MarkdownStyle.plainText(story)))
     }
 
     @Test func afterAnEditTheLessonsExplanationIsNotShownAndRReturnsToIt() throws {
@@ -94,7 +95,7 @@ struct ProjectorScreenTests {
         for size in [Self.projector, Self.wide] {
             let read = try Self.readLessonPane(edited, size: size).joined(separator: "\n")
             #expect(Screen.shows(LessonDeparture.staleLessonText, read))
-            #expect(Screen.shows(Screen.plain(lesson.story), read))
+            #expect(Screen.shows(MarkdownStyle.plainText(lesson.story), read))
             #expect(!Screen.shows("In the trace, chainTrust FAILS", read), "the reveal contradicts the edited run")
             #expect(!Screen.shows("In the trace, chainTrust FAILS", render(edited, size: size).text))
         }
