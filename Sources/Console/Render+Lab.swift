@@ -47,21 +47,4 @@ extension Canvas {
         }
         footer("↑/↓ previous/next command   c or q back to the connections   ? keys")
     }
-
-    /// The lab's keys (`?` on the lab's screen).
-    mutating func labHelp() {
-        header("keys of the classroom lab")
-        let keys = [
-            ("c", "the commands to paste, each with what it is like and what to expect; c again goes back"),
-            ("↑ ↓", "in the commands: the previous or next command (also k j, PgUp PgDn, Home End)"),
-            ("q Esc", "back from the commands; on the connections, stop the lab (its files are kept)"),
-            ("^C", "stops the lab as q does, and so do SIGTERM, SIGHUP and SIGQUIT"),
-        ]
-        var row = 2
-        for (key, text) in keys where row < height - 1 {
-            screen.put(key, row: row, column: 2, style: .accent)
-            row = paragraph(text, row: row, lines: height - 1 - row, indent: 10)
-        }
-        footer("? opens this help; ? or q closes it")
-    }
 }
