@@ -12,7 +12,7 @@ extension Canvas {
 
     /// The rows of the page on screen, at `width` columns; nil when the screen is not a page.
     static func pageContent(_ state: ConsoleState, width: Int) -> [PageRow]? {
-        if state.showHelp { return helpRows(width: width) }
+        if state.showHelp { return helpRows(state.screen == .lab ? labKeys : keys, width: width) }
         switch state.screen {
         case .walkthrough: return state.opened.flatMap { openedRows($0, state, width: width) }
         case .inspector: return state.report.map { inspectorRows($0, width: width) }
@@ -157,8 +157,16 @@ extension Canvas {
         ("q Esc", "back, or quit from the lesson list"),
     ]
 
-    /// The key list, each description wrapped beside its keys.
-    static func helpRows(width: Int) -> [PageRow] {
+    /// The live lab's keys (`?` on the lab's screen).
+    static let labKeys = [
+        ("c", "the commands to paste, each with what it is like and what to expect; c again goes back"),
+        ("↑ ↓", "in the commands: the previous or next command (also k j, PgUp PgDn, Home End)"),
+        ("q Esc", "back from the commands; on the connections, stop the lab (its files are kept)"),
+        ("^C", "stops the lab as q does, and so do SIGTERM, SIGHUP and SIGQUIT"),
+    ]
+
+    /// A key list, each description wrapped beside its keys.
+    static func helpRows(_ keys: [(String, String)], width: Int) -> [PageRow] {
         let column = 2 + (keys.map(\.0.count).max() ?? 0) + 2
         return keys.flatMap { entry in
             wrap(entry.1, width: width - column - 1).enumerated().map { index, line in

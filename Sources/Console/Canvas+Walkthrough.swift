@@ -79,7 +79,7 @@ extension Canvas {
             return
         }
         if let opened = state.opened, let rows = Self.openedRows(opened, state, width: width) {
-            return page(rows, scroll: state.openedScroll, footer: "Enter or q back to the walkthrough")
+            return page(rows, scroll: state.pageScroll, footer: "Enter or q back to the walkthrough")
         }
         let layout = Self.walkthroughLayout(state, report, size: Size(columns: width, rows: height))
         for (offset, line) in layout.top.enumerated() { screen.put(line.text, row: 1 + offset, column: 1, style: line.style) }
@@ -103,8 +103,8 @@ extension Canvas {
                 layout.lessonVisible == 0
                 ? " \(layout.lesson.count) lines "
                 : layout.lesson.count > layout.lessonVisible ? " lines \(first + 1)–\(shown) of \(layout.lesson.count) " : ""
-            // After an edit the pane holds the lesson's story alone; `r` brings back its settings and its explanation.
-            paneRule(row, state.departure == nil ? "lesson" : "lesson, as written (r returns to it)", focused: state.focus == .lesson)
+            // After an edit the pane holds the lesson's story alone, under the engine's sentence saying why and how `r` brings it back.
+            paneRule(row, state.departure == nil ? "lesson" : "lesson, as written", focused: state.focus == .lesson)
             screen.put(position, row: row, column: width - position.count - 2, style: .border)
             for (offset, line) in layout.lesson[first..<shown].enumerated() { put(line, row: row + 1 + offset, column: 1) }
         }
@@ -147,12 +147,13 @@ extension Canvas {
         report.evaluation?.decidingStep.flatMap { report.evaluation?.steps.firstIndex(of: $0) } ?? 0
     }
 
-    /// The walkthrough's one-line key hint, for the pane with the focus; `?` lists every key.
+    /// The walkthrough's one-line key hint, for the pane with the focus; `?` lists every key. Each fits a
+    /// projector's 80 columns after the footer's margin.
     static func keyHint(_ state: ConsoleState) -> String {
         let moves =
             switch state.focus {
             case .diagram: "↑↓ PgUp PgDn step  Enter event"
-            case .trace: "↑↓ PgUp PgDn trace step  Enter it whole"
+            case .trace: "↑↓ PgUp PgDn trace  Enter whole step"
             case .lesson: "↑↓ PgUp PgDn scroll the lesson"
             }
         let answer = state.awaitingPrediction ? "  y/n answer" : ""

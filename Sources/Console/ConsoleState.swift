@@ -57,9 +57,8 @@ public struct ConsoleState: Sendable {
     public var traceCursor: Int?
     /// The lesson pane's first line shown.
     public var lessonScroll = 0
-    /// The event or trace step shown whole over the walkthrough, and its first line shown.
+    /// The event or trace step shown whole over the walkthrough (its first line shown is `pageScroll`).
     public var opened: Opened?
-    public var openedScroll = 0
     /// What the last edit changed and what the verdict became ("pinning mode none → certificate: …").
     public var change: String?
     /// What the last edit changed, without the verdict: all a class may see before it answers.
@@ -83,7 +82,8 @@ public struct ConsoleState: Sendable {
     /// The comparison's selected row, and whether its trace is open.
     public var comparisonCursor = 0
     public var showsComparisonTrace = false
-    /// The first line shown of a page that scrolls: the comparison's trace or the certificate inspector.
+    /// The first line shown of the page that scrolls: an opened event or trace step, what the attacker read,
+    /// the certificate inspector or a client's trace. One at a time is on screen; opening one starts it at 0.
     public var pageScroll = 0
     public var pinCursor = 0
     /// Classroom mode: high contrast, double spacing, and predict-then-reveal.
@@ -108,9 +108,13 @@ public struct ConsoleState: Sendable {
     }
 
     /// How the screen names a lesson: its id, or in classroom mode its number alone, since an id such as
-    /// `38-afnetworking-2-5-1-accepts-self-signed` states the outcome the class is to predict.
+    /// `38-afnetworking-2-5-1-accepts-self-signed` states the outcome the class is to predict. An id without
+    /// a number gives the lesson's place in the catalog instead, so no two such lessons share a name.
     public func name(_ scenario: Scenario) -> String {
-        classroom ? "lesson " + scenario.id.prefix { $0.isNumber } : scenario.id
+        guard classroom else { return scenario.id }
+        let number = scenario.id.prefix { $0.isNumber }
+        if !number.isEmpty { return "lesson \(number)" }
+        return catalog.firstIndex { $0.id == scenario.id }.map { "lesson \($0 + 1)" } ?? scenario.title
     }
 
     /// Whether the lesson's answer may be on screen: always, except in classroom mode before the class answers.

@@ -16,7 +16,7 @@ extension Canvas {
         let room = height - 2 - top
         var shown: [[String]] = []
         for flow in window.flows.reversed() {
-            let lines = Canvas.wrap(flow.description, width: width - 4)
+            let lines = Canvas.wrap(flow.description, width: width - 2, hanging: 2)
             let used = shown.reduce(0) { $0 + $1.count }
             guard used + lines.count <= room else {
                 if shown.isEmpty { shown.append(Array(lines.prefix(room))) }
@@ -27,8 +27,8 @@ extension Canvas {
         var row = top + 1
         for (flow, lines) in zip(window.flows.suffix(shown.count), shown) {
             let style: Style = flow.stolenSecret != nil ? .leaked : flow.outcome == .refused ? .rejected : .normal
-            for (index, line) in lines.enumerated() {
-                screen.put(line, row: row, column: index == 0 ? 1 : 3, style: style)
+            for line in lines {
+                screen.put(line, row: row, column: 1, style: style)
                 row += 1
             }
         }
@@ -46,22 +46,5 @@ extension Canvas {
             row = paragraph(command.line, row: row, lines: height - 1 - row, indent: 4) + 1
         }
         footer("↑/↓ previous/next command   c or q back to the connections   ? keys")
-    }
-
-    /// The lab's keys (`?` on the lab's screen).
-    mutating func labHelp() {
-        header("keys of the classroom lab")
-        let keys = [
-            ("c", "the commands to paste, each with what it is like and what to expect; c again goes back"),
-            ("↑ ↓", "in the commands: the previous or next command (also k j, PgUp PgDn, Home End)"),
-            ("q Esc", "back from the commands; on the connections, stop the lab (its files are kept)"),
-            ("^C", "stops the lab as q does, and so do SIGTERM, SIGHUP and SIGQUIT"),
-        ]
-        var row = 2
-        for (key, text) in keys where row < height - 1 {
-            screen.put(key, row: row, column: 2, style: .accent)
-            row = paragraph(text, row: row, lines: height - 1 - row, indent: 10)
-        }
-        footer("? opens this help; ? or q closes it")
     }
 }

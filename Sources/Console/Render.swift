@@ -11,7 +11,7 @@ public func render(_ state: ConsoleState, size: Size) -> ScreenBuffer {
     }
     var canvas = Canvas(screen: screen)
     if state.showHelp {
-        if state.screen == .lab { canvas.labHelp() } else { canvas.help(state) }
+        canvas.help(state)
     } else {
         switch state.screen {
         case .picker: canvas.picker(state)
@@ -253,8 +253,9 @@ struct Canvas {
 
     // MARK: - Help
 
+    /// The keys of the screen under the help: the live lab's, or the console's.
     mutating func help(_ state: ConsoleState) {
-        header("keys")
-        page(Self.helpRows(width: width), scroll: state.helpScroll, footer: "? or q closes this help")
+        header(state.screen == .lab ? "keys of the classroom lab" : "keys")
+        page(Self.pageContent(state, width: width) ?? [], scroll: state.helpScroll, footer: "? or q closes this help")
     }
 }

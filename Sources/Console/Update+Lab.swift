@@ -13,12 +13,10 @@ func updateLab(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     }
     let last = max(0, lab.commands.count - 1)
     switch key {
-    case .up, .character("k"), .pageUp: lab.commandCursor = max(0, lab.commandCursor - 1)
-    case .down, .character("j"), .pageDown: lab.commandCursor = min(last, lab.commandCursor + 1)
-    case .home: lab.commandCursor = 0
-    case .end: lab.commandCursor = last
+    case .character("k"): scroll(&lab.commandCursor, .up, limit: last, page: 1)
+    case .character("j"): scroll(&lab.commandCursor, .down, limit: last, page: 1)
     case .character("c"), .character("q"), .escape: lab.showsCommands = false
-    default: break
+    default: scroll(&lab.commandCursor, key, limit: last, page: 1)
     }
     return nil
 }

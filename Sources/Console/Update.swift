@@ -63,12 +63,9 @@ private func updateFilter(_ state: inout ConsoleState, _ key: Key) -> Effect? {
 private func updatePicker(_ state: inout ConsoleState, _ key: Key) -> Effect? {
     let count = state.filtered.count
     switch key {
-    case .up, .character("k"): state.selection = max(0, state.selection - 1)
-    case .down, .character("j"): state.selection = min(max(0, count - 1), state.selection + 1)
-    case .home: state.selection = 0
-    case .end: state.selection = max(0, count - 1)
-    case .pageUp: state.selection = max(0, state.selection - pickerPage(state))
-    case .pageDown: state.selection = min(max(0, count - 1), state.selection + pickerPage(state))
+    case .character("k"): scroll(&state.selection, .up, limit: max(0, count - 1), page: 1)
+    case .character("j"): scroll(&state.selection, .down, limit: max(0, count - 1), page: 1)
+    case .up, .down, .home, .end, .pageUp, .pageDown: scroll(&state.selection, key, limit: max(0, count - 1), page: pickerPage(state))
     case .character("/"):
         state.filtering = true
     case .escape:
@@ -97,7 +94,7 @@ private func pickerPage(_ state: ConsoleState) -> Int { max(1, state.viewport.ro
 
 /// Moves a scroll position or cursor with ↑/↓/PgUp/PgDn/Home/End, within 0...`limit`; false for any other key.
 @discardableResult
-private func scroll(_ position: inout Int, _ key: Key, limit: Int, page: Int) -> Bool {
+func scroll(_ position: inout Int, _ key: Key, limit: Int, page: Int) -> Bool {
     switch key {
     case .up: position -= 1
     case .down: position += 1
@@ -122,7 +119,7 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
     guard let scenario = state.scenario else { return nil }
     if state.opened != nil {
         if key == .enter || key == .character("q") || key == .escape { state.opened = nil }
-        scrollPage(&state.openedScroll, key, state)
+        scrollPage(&state.pageScroll, key, state)
         return nil
     }
     // Before the class answers, the walk stops at the decision (which the screen hides).
@@ -167,7 +164,7 @@ private func updateWalkthrough(_ state: inout ConsoleState, _ key: Key) -> Effec
 
 /// Tab, Enter and the scrolling keys, for the pane with the focus; false for any other key.
 private func updateFocusedPane(_ state: inout ConsoleState, _ report: RunReport, _ key: Key, last: Int) -> Bool {
-    let layout = Canvas.walkthroughLayout(state, report, size: state.viewport)
+    let traceCount = Canvas.traceSteps(state, report).count
     let traceCursor = state.traceCursor ?? Canvas.decidingTraceIndex(report)
     switch (key, state.focus) {
     case (.tab, _):
@@ -175,16 +172,19 @@ private func updateFocusedPane(_ state: inout ConsoleState, _ report: RunReport,
         state.focus = panes[((panes.firstIndex(of: state.focus) ?? 0) + 1) % panes.count]
     case (.enter, .diagram):
         state.opened = .event(state.step)
-        state.openedScroll = 0
+        state.pageScroll = 0
     case (.enter, .trace):
-        state.opened = .traceStep(min(traceCursor, layout.trace.count - 1))
-        state.openedScroll = 0
+        state.opened = .traceStep(min(traceCursor, traceCount - 1))
+        state.pageScroll = 0
     case (_, .diagram): return scroll(&state.step, key, limit: last, page: 10)
     case (_, .trace):
         var cursor = traceCursor
-        guard scroll(&cursor, key, limit: max(0, layout.trace.count - 1), page: 5) else { return false }
+        guard scroll(&cursor, key, limit: max(0, traceCount - 1), page: 5) else { return false }
         state.traceCursor = cursor
-    case (_, .lesson): return scroll(&state.lessonScroll, key, limit: layout.lessonMaxScroll, page: layout.lessonVisible - 1)
+    case (_, .lesson):
+        // Only the lesson's scrolling depends on how the panes share the screen.
+        let layout = Canvas.walkthroughLayout(state, report, size: state.viewport)
+        return scroll(&state.lessonScroll, key, limit: layout.lessonMaxScroll, page: layout.lessonVisible - 1)
     }
     return true
 }

@@ -45,6 +45,21 @@ struct ClassroomTests {
         #expect(classroom.filtered.isEmpty)
     }
 
+    /// A scenario file may have an id without a number: classroom mode names it by its place in the list,
+    /// so two such lessons are not both "lesson ".
+    @Test func lessonsWhoseIdsHaveNoNumberAreNamedByTheirPlaceInTheList() {
+        var catalog = Array(ConsoleRenderTests.catalog.prefix(3))
+        catalog[1].id = "forged-untrusted-ca"
+        catalog[2].id = "installed-attacker-ca"
+        let classroom = ConsoleState(catalog: catalog, classroom: true)
+        let names = catalog.map(classroom.name)
+        #expect(names[1] == "lesson 2")
+        #expect(names[2] == "lesson 3")
+        #expect(Set(names).count == catalog.count, "\(names)")
+        let text = render(classroom, size: Self.size).text
+        #expect(text.contains("lesson 2") && text.contains("lesson 3"))
+    }
+
     @Test func afterAPolicyKeyTheChangeLineWaitsForTheAnswerBeforeSayingTheVerdict() {
         var state = Self.question("13-public-key-pin-vs-installed-ca")
         ConsoleUpdateTests.press([.character("p")], &state)
@@ -77,11 +92,11 @@ struct ClassroomTests {
         var state = Self.question("02-forged-untrusted-ca")
         let scenario = try #require(state.scenario)
         let big = Size(columns: 120, rows: 40)
-        #expect(Screen.shows(Screen.plain(scenario.lesson.story), render(state, size: big).text))
-        #expect(!Screen.shows(Screen.plain(scenario.lesson.reveal), render(state, size: big).text))
+        #expect(Screen.shows(MarkdownStyle.plainText(scenario.lesson.story), render(state, size: big).text))
+        #expect(!Screen.shows(MarkdownStyle.plainText(scenario.lesson.reveal), render(state, size: big).text))
         #expect(!render(state, size: big).text.contains("Try:"))
         ConsoleUpdateTests.press([.character("n")], &state)
-        #expect(Screen.shows(Screen.plain(scenario.revealText), render(state, size: big).text))
+        #expect(Screen.shows(MarkdownStyle.plainText(scenario.revealText), render(state, size: big).text))
     }
 
     @Test func theAttackerViewAndTheMatrixWaitForTheAnswer() {
@@ -101,8 +116,8 @@ struct ClassroomTests {
         let state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
         let scenario = try #require(state.scenario)
         let text = render(state, size: Size(columns: 120, rows: 40)).text
-        #expect(Screen.shows(Screen.plain(scenario.lesson.story), text))
-        #expect(Screen.shows(Screen.plain(scenario.revealText), text))
+        #expect(Screen.shows(MarkdownStyle.plainText(scenario.lesson.story), text))
+        #expect(Screen.shows(MarkdownStyle.plainText(scenario.revealText), text))
     }
 
     @Test(arguments: ConsoleRenderTests.catalog.map(\.id))
@@ -148,10 +163,5 @@ enum Screen {
     static func showsVerdict(_ verdict: String, _ text: String) -> Bool {
         let lines = text.components(separatedBy: "\n")
         return lines.last?.hasPrefix(" Tab focus") == true && lines.suffix(3).contains { $0.hasPrefix(" \(verdict)  ") }
-    }
-
-    /// Markdown as the screen shows it: the marks removed.
-    static func plain(_ markdown: String) -> String {
-        markdown.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "`", with: "").replacingOccurrences(of: "*", with: "")
     }
 }

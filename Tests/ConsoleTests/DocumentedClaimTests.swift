@@ -49,11 +49,20 @@ struct DocumentedClaimTests {
         }
     }
 
-    /// The sections that say what lessons show (the lab's sections speak of real clients instead), and the
-    /// blocks in them (paragraphs and list items).
+    /// The starts of `classroom.md`'s headings whose sections say what lessons show (the lab's sections
+    /// speak of real clients instead); every section of the worksheet does.
+    static let lessonSections = ["15–30 min", "30–38 min", "38–45 min", "Questions with answers", "Worksheet answers"]
+
+    /// A renamed heading would drop its section from the check below without a word: each must be found.
+    @Test(arguments: lessonSections)
+    func eachSectionTheCheckReadsIsOnThePage(_ heading: String) {
+        #expect(Self.text("classroom.md").components(separatedBy: "\n## ").contains { $0.hasPrefix(heading) }, "no heading starts with \(heading)")
+    }
+
+    /// The sections that say what lessons show, and the blocks in them (paragraphs and list items).
     static func blocks(_ page: String) -> [String] {
         let sections = text(page).components(separatedBy: "\n## ").filter { section in
-            page == "worksheet.md" || ["15–30 min", "30–38 min", "38–45 min", "Questions with answers", "Worksheet answers"].contains { section.hasPrefix($0) }
+            page == "worksheet.md" || lessonSections.contains { section.hasPrefix($0) }
         }
         return sections.flatMap { $0.components(separatedBy: "\n\n") }.flatMap { paragraph in
             paragraph.split(separator: /\n(?=\d+\. )/).map(String.init)

@@ -11,6 +11,19 @@ import Testing
         try LabScreenTests.withRefusalThenTheft { scenario, lab in try projector(scenario, lab) }
     }
 
+    /// The lab's help is a page of the lab's own keys: ↓ scrolls what is drawn, and with every key on screen it has nothing to scroll.
+    @Test func theLabsHelpScrollsItsOwnKeys() {
+        var state = ConsoleState(catalog: [])
+        state.screen = .lab
+        state.lab = ConsoleState.LabView(title: "world of 'test'", commands: [])
+        _ = update(&state, .character("?"))
+        _ = update(&state, .down)
+        #expect(state.helpScroll == 0)
+        let help = render(state, size: Size(columns: 80, rows: 24)).text
+        #expect(help.contains("keys of the classroom lab") && help.contains("stops the lab as q does"), "\(help)")
+        #expect(!help.contains("allowInvalidCertificates"), "\(help)")
+    }
+
     private func projector(_ scenario: Scenario, _ lab: Lab) throws {
         var state = LabScreenTests.labScreen(lab, title: "attacker on 127.0.0.1:\(lab.proxyPort), world of '\(scenario.id)'")
         let size = Size(columns: 80, rows: 24)

@@ -77,7 +77,8 @@ struct ProjectorScreenTests {
         let read = try Self.readLessonPane(state)
         #expect(read == Self.paneLines(state, width: 80), "\(id)")
         #expect(
-            Screen.shows(Screen.words(Screen.plain(scenario.revealText)).split(separator: " ").suffix(6).joined(separator: " "), read.joined(separator: "\n")),
+            Screen.shows(
+                Screen.words(MarkdownStyle.plainText(scenario.revealText)).split(separator: " ").suffix(6).joined(separator: " "), read.joined(separator: "\n")),
             "the reveal's last words, its tries included")
     }
 
@@ -85,7 +86,7 @@ struct ProjectorScreenTests {
         let state = ClassroomTests.question("08-allow-invalid-no-domain-check")
         let story = try #require(state.scenario?.lesson.story)
         let read = try Self.readLessonPane(state).joined(separator: "\n")
-        #expect(Screen.words(read) == Screen.words(Screen.plain(story)))
+        #expect(Screen.words(read) == Screen.words(MarkdownStyle.plainText(story)))
     }
 
     @Test func afterAnEditTheLessonsExplanationIsNotShownAndRReturnsToIt() throws {
@@ -94,7 +95,7 @@ struct ProjectorScreenTests {
         for size in [Self.projector, Self.wide] {
             let read = try Self.readLessonPane(edited, size: size).joined(separator: "\n")
             #expect(Screen.shows(LessonDeparture.staleLessonText, read))
-            #expect(Screen.shows(Screen.plain(lesson.story), read))
+            #expect(Screen.shows(MarkdownStyle.plainText(lesson.story), read))
             #expect(!Screen.shows("In the trace, chainTrust FAILS", read), "the reveal contradicts the edited run")
             #expect(!Screen.shows("In the trace, chainTrust FAILS", render(edited, size: size).text))
         }
@@ -166,7 +167,8 @@ struct ProjectorScreenTests {
         let trace = try #require(lines.firstIndex { $0.hasPrefix("── the app's trace") })
         let lesson = try #require(lines.firstIndex { $0.hasPrefix("── lesson, as written") }, "\(lines.joined(separator: "\n"))")
         #expect(trace < lesson)
-        #expect(lines[lesson].contains("(r returns to it)"), "the rule says how to get the lesson back")
+        #expect(lines[lesson].hasPrefix("── lesson, as written ─"), "the rule names the pane; the pane says how to get the lesson back")
+        #expect(Screen.shows(LessonDeparture.staleLessonText, try Self.readLessonPane(state).joined(separator: " ")))
         #expect(Screen.showsVerdict(try #require(state.report?.verdict), lines.joined(separator: "\n")))
         #expect(Screen.shows(try #require(state.departure).summary, lines.joined(separator: "\n")))
     }
@@ -188,13 +190,21 @@ struct ProjectorScreenTests {
         #expect(text.contains("back, or quit from the lesson list"))
     }
 
+    /// Every focus, in and out of classroom mode (where "y/n answer" joins the hint), ends the screen with
+    /// the whole hint: it fits the 79 columns after the footer's margin, so nothing is cut.
     @Test func theLessonScreenEndsWithAOneLineKeyHint() throws {
-        let state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
-        for (keys, moves) in [([Key](), "step"), ([.tab], "trace step"), ([.tab, .tab], "scroll the lesson")] {
-            let lines = render(Self.pressed(keys, state), size: Self.projector).text.components(separatedBy: "\n")
-            let hint = try #require(lines.last)
-            #expect(hint.hasPrefix(" Tab focus  ↑↓ PgUp PgDn \(moves)"), "\(hint)")
-            #expect(hint.hasSuffix("? keys  q lessons"))
+        let states = [ConsoleRenderTests.walkthrough("02-forged-untrusted-ca"), ClassroomTests.question("02-forged-untrusted-ca")]
+        for state in states {
+            for (keys, moves) in [([Key](), "step"), ([.tab], "trace"), ([.tab, .tab], "scroll the lesson")] {
+                let pressed = Self.pressed(keys, state)
+                let hint = Canvas.keyHint(pressed)
+                #expect(hint.count <= 79, "\(hint)")
+                let lines = render(pressed, size: Self.projector).text.components(separatedBy: "\n")
+                #expect(lines.last == " " + hint)
+                #expect(hint.hasPrefix("Tab focus  ↑↓ PgUp PgDn \(moves)"), "\(hint)")
+                #expect(hint.hasSuffix("? keys  q lessons"))
+                #expect(hint.contains("y/n answer") == pressed.awaitingPrediction)
+            }
         }
     }
 }
