@@ -90,7 +90,7 @@ public struct HTTPMessage: Hashable, Sendable {
     /// The value of the first header called `name` (case-insensitive), e.g. "curl/7.88.1" for "User-Agent".
     public func header(_ name: String) -> String? {
         let prefix = name.lowercased() + ":"
-        return headers.first { $0.lowercased().hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
+        return headers.first { $0.lowercased().hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)).trimmingWhiteSpace(includingLineBreaks: false) }
     }
 
     /// The first complete request at the start of `bytes` (what a proxy read), or nil when they hold none.

@@ -462,7 +462,7 @@ final class Interception: Sendable {
     /// What a message shows an attacker: its start line and, for a small message, the body, where a password sits.
     static func preview(_ head: HTTPFraming.Head, body: ArraySlice<UInt8>) -> String {
         let length = head.length + (head.bodyLength ?? body.count)
-        let text = length <= 1024 ? String(decoding: body.prefix(1024 - head.length), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+        let text = length <= 1024 ? String(decoding: body.prefix(1024 - head.length), as: UTF8.self).trimmingWhiteSpace() : ""
         return text.isEmpty ? head.startLine : "\(head.startLine) | \(text)"
     }
 }
