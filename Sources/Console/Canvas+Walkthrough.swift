@@ -206,4 +206,24 @@ extension Canvas {
         if let result = state.predictionResult { verdict += line("  " + result, .accent) }
         return wrap(verdict, width: width)
     }
+
+    // MARK: - Opened event or trace step
+
+    /// An event or a trace step, whole; what the class may not see yet is not opened.
+    static func openedRows(_ opened: ConsoleState.Opened, _ state: ConsoleState, width: Int) -> [PageRow]? {
+        guard let report = state.report else { return nil }
+        switch opened {
+        case .event(let index):
+            guard let event = diagramEvents(state, report).first(where: { $0.index == index }) else { return nil }
+            let parties = [event.actor] + (event.peer.map { [$0] } ?? [])
+            let position = state.awaitingPrediction ? "event \(index + 1)" : "event \(index + 1) of \(report.events.count)"
+            let heading = position + ": " + parties.map(laneTitle).joined(separator: " → ")
+            return rows(heading, .accent, width: width) + [[]] + rows(event.text, event.style, width: width)
+        case .traceStep(let index):
+            let steps = traceSteps(state, report)
+            guard steps.indices.contains(index) else { return nil }
+            return rows("the app's trace, step \(index + 1) of \(steps.count)", .accent, width: width) + [[]]
+                + rows(steps[index].text, steps[index].style, width: width, hanging: 7)
+        }
+    }
 }

@@ -1,31 +1,11 @@
 internal import CNcurses
 import Foundation
 
-/// Why the console cannot take over the terminal; `description` is one line for the user.
-public enum TerminalError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// Standard input or standard output is not a terminal (a pipe, a file, CI without a TTY).
-    case notATerminal
-    /// ncurses refused the terminal, usually because TERM is unset or has no terminfo entry.
-    case cannotInitialise(term: String)
-    /// TERM names a terminal that cannot move its cursor (`dumb`, a printing terminal): the screen would stay blank.
-    case cannotDraw(term: String)
-
-    public var description: String {
-        switch self {
-        case .notATerminal:
-            return "the console needs a terminal: standard input and standard output must both be a terminal"
-        case .cannotInitialise(let term):
-            return term.isEmpty ? "cannot initialise the terminal: TERM is not set" : "cannot initialise the terminal (TERM=\(term))"
-        case .cannotDraw(let term):
-            return "the terminal (TERM=\(term)) cannot move its cursor, so the console cannot draw on it"
-        }
-    }
-}
-
 /// The full-screen terminal: the only place in mitmsim that talks to ncurses.
 ///
-/// `open` puts the terminal into curses mode; `close` (or process exit, or a fatal signal) gives it back,
-/// so a shell is always usable afterwards. Everything the console shows arrives as a `ScreenBuffer`.
+/// `open` puts the terminal into curses mode; `close` (or process exit, or a fatal signal, through
+/// `TerminalRestoration`) gives it back, so a shell is always usable afterwards. Everything the console
+/// shows arrives as a `ScreenBuffer`.
 public final class Terminal {
     /// True when the locale is UTF-8: box drawing and symbols are drawn as they are; otherwise as ASCII.
     public let isUnicode: Bool
@@ -52,9 +32,10 @@ public final class Terminal {
         guard let input = fdopen(STDIN_FILENO, "r") else { throw TerminalError.notATerminal }
 
         // Before newterm: ncurses only installs its own SIGINT/SIGTERM handlers when they are still the default.
-        Restoration.install(stopping: stopSignals)
+        TerminalRestoration.install(stopping: stopSignals)
+        _ = exitHandler
         guard let screen = newterm(nil, output, input) else {
-            Restoration.uninstall()
+            TerminalRestoration.uninstall()
             throw TerminalError.cannotInitialise(term: term)
         }
         set_term(screen)
@@ -62,10 +43,15 @@ public final class Terminal {
         guard let cursorAddress = tigetstr("cup"), Int(bitPattern: cursorAddress) != -1 else {
             endwin()
             delscreen(screen)
-            Restoration.uninstall()
+            TerminalRestoration.uninstall()
             throw TerminalError.cannotDraw(term: term)
         }
-        Restoration.activate()
+        // Terminfo is loaded now: the strings that leave curses mode, for a signal handler that cannot call endwin.
+        TerminalRestoration.activate(
+            leavingCursesWith: ["rmcup", "rmkx", "sgr0", "cnorm"].compactMap { capability in
+                guard let value = tigetstr(capability), Int(bitPattern: value) != -1 else { return nil }
+                return Array(String(cString: value).utf8)
+            })
 
         cbreak()
         noecho()
@@ -86,6 +72,14 @@ public final class Terminal {
         return Terminal(screen: screen, isUnicode: Self.localeIsUTF8(), attributes: palette.install())
     }
 
+    /// Registered once, at the first `open`: a normal exit (not a signal, so endwin may be called) leaves curses mode.
+    private static let exitHandler: Void = {
+        atexit {
+            if TerminalRestoration.isActive, !isendwin() { endwin() }
+            TerminalRestoration.deactivate()
+        }
+    }()
+
     private init(screen: OpaquePointer, isUnicode: Bool, attributes: [Style: Int32]) {
         self.screen = screen
         self.isUnicode = isUnicode
@@ -96,7 +90,7 @@ public final class Terminal {
 
     /// The first of the `stopSignals` given to `open` that has arrived since, if any: the program should stop now.
     public var stopSignal: Int32? {
-        let signal = Restoration.prepared.pointee.stopSignal
+        let signal = TerminalRestoration.stopSignal
         return signal == 0 ? nil : signal
     }
 
@@ -211,8 +205,8 @@ public final class Terminal {
         isOpen = false
         attrset(0)
         endwin()
-        Restoration.deactivate()
-        Restoration.uninstall()
+        TerminalRestoration.deactivate()
+        TerminalRestoration.uninstall()
         fflush(nil)
     }
 
@@ -373,147 +367,5 @@ enum Palette {
             }
         guard self == .highContrast else { return (colour, attributes) }
         return (colour, style == .selected || style == .deciding ? reverse | bold : attributes | bold)
-    }
-}
-
-// MARK: - Restoring the terminal
-
-/// Puts the terminal back on exit and on fatal signals, then lets the signal do what it did before
-/// (so ^C still ends the program and a crash still reaches the backtracer).
-///
-/// The signal handler makes only async-signal-safe calls (write, tcsetattr, sigaction, signal, raise) on
-/// memory prepared before it can run: it never enters ncurses (endwin is not signal-safe), malloc or the
-/// Swift runtime. What endwin would do, it replays: the terminfo strings that leave curses mode, written
-/// as bytes computed at `activate()`, and the terminal modes saved at `install()`.
-private enum Restoration {
-    nonisolated(unsafe) static var installed = false
-    nonisolated(unsafe) static var exitHandlerInstalled = false
-
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS, SIGFPE]
-    /// The signals a caller may ask to receive as a stop request rather than a restore-and-end.
-    static let stoppable: Set<Int32> = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-    static let slots = 65
-    static let resetCapacity = 256
-
-    /// What the handler reads, in C memory allocated once and never freed. These statics are first read in
-    /// `install()`, before any handler exists, so in the handler each is a plain load of an initialised global.
-    struct Prepared {
-        /// 1 while curses mode may be on.
-        var active: sig_atomic_t = 0
-        var hasSavedModes: Int32 = 0
-        var resetLength = 0
-        /// Bit n set: signal n only records itself in `stopSignal` (the program stops on its own, restoring the terminal then).
-        var stopMask: UInt64 = 0
-        /// The first stop signal that arrived; 0 for none.
-        var stopSignal: sig_atomic_t = 0
-    }
-    nonisolated(unsafe) static let prepared: UnsafeMutablePointer<Prepared> = allocate(Prepared())
-    /// The terminal's modes before curses changed them.
-    nonisolated(unsafe) static let savedModes: UnsafeMutablePointer<termios> = allocate(termios())
-    /// The bytes that leave curses mode on this terminal (rmcup, rmkx, sgr0, cnorm).
-    nonisolated(unsafe) static let resetBytes: UnsafeMutablePointer<UInt8> = {
-        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: resetCapacity)
-        pointer.initialize(repeating: 0, count: resetCapacity)
-        return pointer
-    }()
-    /// The actions in place before ours, indexed by signal number.
-    nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = {
-        let pointer = UnsafeMutablePointer<sigaction>.allocate(capacity: slots)
-        pointer.initialize(repeating: sigaction(), count: slots)
-        return pointer
-    }()
-
-    private static func allocate<T>(_ value: T) -> UnsafeMutablePointer<T> {
-        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        pointer.initialize(to: value)
-        return pointer
-    }
-
-    /// Before newterm: saves the terminal's modes and installs the handlers; `stopping` signals will only be recorded.
-    static func install(stopping: Set<Int32> = []) {
-        prepared.pointee.stopSignal = 0
-        prepared.pointee.stopMask = stopping.intersection(stoppable).reduce(0) { $0 | 1 << UInt64($1) }
-        if !exitHandlerInstalled {
-            exitHandlerInstalled = true
-            atexit {
-                // Normal exit, not a signal: endwin may be called here.
-                if Restoration.prepared.pointee.active != 0, !isendwin() { endwin() }
-                Restoration.prepared.pointee.active = 0
-            }
-        }
-        guard !installed else { return }
-        installed = true
-        prepared.pointee.hasSavedModes = tcgetattr(STDIN_FILENO, savedModes) == 0 ? 1 : 0
-        _ = resetBytes
-        let restore = previous
-        for signal in signals where Int(signal) < slots {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in
-                let prepared = Restoration.prepared
-                if signal > 0, signal < 64, prepared.pointee.stopMask & (1 << UInt64(signal)) != 0 {
-                    // A plain store: the program's loop sees it within one key timeout (get_wch also returns at once with EINTR).
-                    if prepared.pointee.stopSignal == 0 { prepared.pointee.stopSignal = signal }
-                    return
-                }
-                if prepared.pointee.active != 0 {
-                    prepared.pointee.active = 0
-                    _ = write(STDOUT_FILENO, Restoration.resetBytes, prepared.pointee.resetLength)
-                    if prepared.pointee.hasSavedModes != 0 { _ = tcsetattr(STDIN_FILENO, TCSANOW, Restoration.savedModes) }
-                }
-                if signal >= 0, signal < 65 {
-                    sigaction(signal, Restoration.previous + Int(signal), nil)
-                } else {
-                    Glibc.signal(signal, SIG_DFL)
-                }
-                raise(signal)
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
-            sigaction(signal, &action, restore + Int(signal))
-        }
-    }
-
-    /// After newterm: computes the bytes that leave curses mode (terminfo is loaded now) and arms the handler.
-    static func activate() {
-        var bytes: [UInt8] = []
-        for capability in ["rmcup", "rmkx", "sgr0", "cnorm"] {
-            guard let value = tigetstr(capability), Int(bitPattern: value) != -1 else { continue }
-            bytes += withoutPadding(Array(String(cString: value).utf8))
-        }
-        let count = min(bytes.count, resetCapacity)
-        resetBytes.update(from: bytes, count: count)
-        prepared.pointee.resetLength = count
-        prepared.pointee.active = 1
-    }
-
-    /// Curses mode is off (endwin ran): the handler has nothing to restore.
-    static func deactivate() {
-        prepared.pointee.active = 0
-    }
-
-    /// Drops terminfo delays (`$<5>`, `$<2*/>`): tputs would wait there, a raw write needs none.
-    static func withoutPadding(_ bytes: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "<"),
-                let end = bytes[index...].firstIndex(of: UInt8(ascii: ">"))
-            {
-                index = end + 1
-                continue
-            }
-            result.append(bytes[index])
-            index += 1
-        }
-        return result
-    }
-
-    static func uninstall() {
-        guard installed else { return }
-        installed = false
-        prepared.pointee.stopMask = 0
-        for signal in signals where Int(signal) < slots {
-            sigaction(signal, previous + Int(signal), nil)
-        }
     }
 }

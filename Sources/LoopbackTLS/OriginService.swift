@@ -84,17 +84,11 @@ final class OriginService: Sendable {
             if closesAfterResponse {
                 connection.close(finishing: true)
             } else {
-                Self.linger(connection)
+                // Waits for the peer to close before closing, so a peer still sending never meets a reset.
+                connection.socket.drain(through: connection.read)
             }
         } catch {
             stream.record(.peerVanished(during: "the request: \(error)"))
         }
-    }
-
-    /// Waits for the peer to close before closing (for `Socket.drainTime` at most), so a peer still sending never
-    /// meets a reset; read through the connection, so TLS sees the peer's close_notify.
-    private static func linger(_ connection: some HTTPConnection) {
-        connection.socket.deadline = .now + Socket.drainTime
-        while let data = try? connection.read(), !data.isEmpty {}
     }
 }

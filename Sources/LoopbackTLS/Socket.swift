@@ -200,8 +200,15 @@ final class Socket: Sendable {
     /// Reads and drops whatever the peer still sends until it closes, for `drainTime` at most in all: a peer
     /// that trickles a byte every few seconds cannot hold the connection's thread.
     func drain() {
+        drain { try read(upTo: 4096) }
+    }
+
+    /// Drops what `read` returns until it returns nothing (the peer closed) or fails, for `drainTime` at most in
+    /// all: every read on this socket, OpenSSL's too, waits no later than the deadline set here. A connection
+    /// drains through its own `read`, so TLS sees the peer's close_notify.
+    func drain(through read: () throws -> [UInt8]) {
         deadline = .now + Self.drainTime
-        while let data = try? read(upTo: 4096), !data.isEmpty {}
+        while let data = try? read(), !data.isEmpty {}
     }
 
     func close() {

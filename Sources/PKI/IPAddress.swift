@@ -1,8 +1,9 @@
 import Foundation
 
 /// Conversions between IP address text and the bytes a SAN stores.
-enum IPAddress {
-    static func bytes(_ text: String) -> [UInt8]? {
+package enum IPAddress {
+    /// The 4 or 16 bytes of `text` when `inet_pton` reads it as IPv4 (dotted quad only) or IPv6, else nil.
+    package static func bytes(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()

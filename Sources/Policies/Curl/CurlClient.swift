@@ -156,12 +156,13 @@ struct CurlHostCheck {
 
     init(leaf: Certificate, host: String) {
         let name = "'\(leaf.label)'"
-        let target = Self.addressBytes(host)
+        // Curl_host_is_ipnum: the host is an address when inet_pton reads it as IPv4 or IPv6.
+        let target = IPAddress.bytes(host)
         let kind = target == nil ? "hostname" : target?.count == 4 ? "IPv4 address" : "IPv6 address"
         let hasSAN = !leaf.dnsNames.isEmpty || !leaf.ipAddresses.isEmpty
         if hasSAN {
             let match =
-                target.map { bytes in leaf.ipAddresses.first { Self.addressBytes($0) == bytes } }
+                target.map { bytes in leaf.ipAddresses.first { IPAddress.bytes($0) == bytes } }
                 ?? leaf.dnsNames.first { !$0.contains("\0") && Self.hostMatch(host, pattern: $0) }
             let listed = (leaf.dnsNames + leaf.ipAddresses).map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
             if let match {
@@ -194,20 +195,11 @@ struct CurlHostCheck {
         let host = Substring(hostname.hasSuffix(".") ? String(hostname.dropLast()) : hostname)
         let wanted = Substring(pattern.hasSuffix(".") ? String(pattern.dropLast()) : pattern)
         guard wanted.hasPrefix("*.") else { return equalIgnoringASCIICase(host, wanted) }
-        if addressBytes(hostname) != nil || host.hasPrefix(".") { return false }
+        if IPAddress.bytes(hostname) != nil || host.hasPrefix(".") { return false }
         // At least two dots in the pattern, or "*.com" is compared as written.
         guard let patternDot = wanted.firstIndex(of: "."), wanted.lastIndex(of: ".") != patternDot else { return equalIgnoringASCIICase(host, wanted) }
         guard let hostDot = host.firstIndex(of: ".") else { return false }
         return equalIgnoringASCIICase(host[hostDot...], wanted[patternDot...])
-    }
-
-    /// The host as address bytes when `inet_pton` reads it as IPv4 or IPv6 (`Curl_host_is_ipnum`), else nil.
-    static func addressBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
     }
 
     private static func equalIgnoringASCIICase(_ left: Substring, _ right: Substring) -> Bool {
