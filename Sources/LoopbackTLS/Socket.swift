@@ -11,6 +11,8 @@ final class Socket: Sendable {
     let peer: ListenAddress?
     private let isClosed = Locked(false)
     private let readDeadline = Locked<ContinuousClock.Instant?>(nil)
+    /// The receive timeout last set (0: none yet).
+    private let receiveTimeout = Locked<TimeInterval>(0)
 
     static let defaultTimeout: TimeInterval = 5
 
@@ -105,6 +107,12 @@ final class Socket: Sendable {
     }
 
     private func setReceiveTimeout(_ timeout: TimeInterval) {
+        // Most of OpenSSL's reads ask for the timeout already set: each skips a system call.
+        let changed = receiveTimeout.withLock { set in
+            defer { set = timeout }
+            return set != timeout
+        }
+        guard changed else { return }
         var limit = Self.timeval(timeout)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
