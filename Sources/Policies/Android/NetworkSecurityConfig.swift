@@ -46,6 +46,27 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
         self.debugOverrides = debugOverrides
     }
 
+    /// Every `<domain-config>`, nested ones after their parent, in file order.
+    public var allDomainConfigs: [DomainConfig] {
+        func flatten(_ config: DomainConfig) -> [DomainConfig] { [config] + config.domainConfigs.flatMap(flatten) }
+        return domainConfigs.flatMap(flatten)
+    }
+
+    /// The `<domain>` that governs `host` as `ApplicationConfig.getConfigForHostname` finds it (an exact name
+    /// first, else the longest with `includeSubdomains`), with its `domain-config` and the enclosing ones,
+    /// innermost first; nil when no `domain-config` covers `host`. `host` is compared as given.
+    public func domainMatch(for host: String) -> (domain: Domain, chain: [DomainConfig])? {
+        var flattened: [(domain: Domain, chain: [DomainConfig])] = []
+        func visit(_ config: DomainConfig, parents: [DomainConfig]) {
+            let chain = [config] + parents
+            flattened += config.domains.map { ($0, chain) }
+            for child in config.domainConfigs { visit(child, parents: chain) }
+        }
+        for config in domainConfigs { visit(config, parents: []) }
+        return flattened.first { $0.domain.name == host }
+            ?? flattened.filter { $0.domain.includeSubdomains && host.hasSuffix("." + $0.domain.name) }.max { $0.domain.name.count < $1.domain.name.count }
+    }
+
     /// `<base-config>`: the settings for every host no `domain-config` covers. It cannot hold a pin-set.
     public struct BaseConfig: Sendable, Equatable {
         /// `cleartextTrafficPermitted`; nil inherits the platform default (permitted below API 28).

@@ -21,7 +21,7 @@ public struct AuditConfiguration: Sendable {
     }
 
     public var infoPlist: Source<InfoPlistSettings>?
-    public var networkSecurityConfig: Source<NetworkSecurityConfigFile>?
+    public var networkSecurityConfig: Source<NetworkSecurityConfig>?
     /// The app's `targetSdkVersion`, which decides whether Android trusts user-installed CAs by default (≤ 23 does).
     public var targetSDK: Int
     public var okHttpPins: Source<[OkHttpPin]>?
@@ -51,10 +51,35 @@ public struct AuditConfiguration: Sendable {
             }
         }
         return AuditConfiguration(
-            infoPlist: plist, networkSecurityConfig: try androidNSC.map { Source(file: $0, value: try NetworkSecurityConfigFile.read($0)) },
+            infoPlist: plist,
+            networkSecurityConfig: try androidNSC.map { file in
+                Source(
+                    file: file,
+                    value: try readConfiguration(file, kind: "a network security config") { bytes throws(ConfigurationError) in
+                        try NetworkSecurityConfig(xml: bytes, depthLimit: AuditLimits.xmlDepth)
+                    })
+            },
             targetSDK: targetSDK, okHttpPins: try okHttpPins.map { Source(file: $0, value: try OkHttpPin.read($0)) },
             afnetworking: try afnetworking.map { Source(file: $0, value: try AFNetworkingAuditFile.read($0)) },
             chains: try chains.map { Source(file: $0, value: try readChain($0)) })
+    }
+
+    /// The configuration file at `path`, read within `AuditLimits.configurationBytes` and parsed by `parse`;
+    /// a refusal is one line naming the file and where in it.
+    static func readConfiguration<Value>(_ path: String, kind: String, _ parse: ([UInt8]) throws(ConfigurationError) -> Value) throws(ScenarioError)
+        -> Value
+    {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: AuditLimits.configurationBytes, kind: kind)
+        } catch {
+            throw ScenarioError(file: path, path: "", reason: error.reason)
+        }
+        do {
+            return try parse(bytes)
+        } catch {
+            throw ScenarioError(file: path, path: error.path, reason: error.reason)
+        }
     }
 
     /// A PEM or DER chain, leaf first.

@@ -85,7 +85,7 @@ extension AuditConfiguration {
             }
         }
         if let nsc = networkSecurityConfig, let (domain, pinSet) = nsc.value.pinSet(covering: host) {
-            pins += pinSet.pins.map { AuditPin(source: "\(nsc.file) pin-set of \(domain)", hash: $0, group: "pin-set of \(domain)", certificate: nil) }
+            pins += pinSet.pins.map { AuditPin(source: "\(nsc.file) pin-set of \(domain)", hash: $0.digest, group: "pin-set of \(domain)", certificate: nil) }
         }
         if let okHttp = okHttpPins {
             pins += okHttp.value.filter { $0.covers(host) }.map {
@@ -217,21 +217,11 @@ extension TrustKitPlist {
     }
 }
 
-extension NetworkSecurityConfigFile {
-    /// The pin-set of the domain configuration that covers `host` (an exact `<domain>` first, else the longest
-    /// one with `includeSubdomains`), inherited from the configuration it is nested in when it has none.
+extension NetworkSecurityConfig {
+    /// The pin-set of the domain configuration that covers `host`, inherited from the configuration it is
+    /// nested in when it has none, with the `<domain>` that matched.
     func pinSet(covering host: String) -> (String, PinSet)? {
-        func search(_ configurations: [Configuration], inherited: PinSet?) -> [(domain: Domain, pinSet: PinSet?)] {
-            configurations.flatMap { configuration in
-                let pinSet = configuration.pinSet ?? inherited
-                return configuration.domains.map { ($0, pinSet) } + search(configuration.nested, inherited: pinSet)
-            }
-        }
-        let candidates = search(domainConfigs, inherited: nil)
-        let match =
-            candidates.first { $0.domain.name == host }
-            ?? candidates.filter { $0.domain.includesSubdomains && host.hasSuffix("." + $0.domain.name) }.max { $0.domain.name.count < $1.domain.name.count }
-        guard let match, let pinSet = match.pinSet else { return nil }
+        guard let match = domainMatch(for: host), let pinSet = match.chain.lazy.compactMap(\.pinSet).first else { return nil }
         return (match.domain.name, pinSet)
     }
 }
