@@ -170,7 +170,7 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
         /// Android accepts only `digest="SHA-256"` and a 32-byte base64 digest.
         public init(digestAlgorithm: String = "SHA-256", base64 digest: String) throws(CertificatePinnerError) {
             guard digestAlgorithm == "SHA-256" else { throw .unsupportedDigest(digestAlgorithm) }
-            guard let bytes = Data(base64Encoded: digest), bytes.count == 32 else { throw .invalidPinHash(digest) }
+            guard SPKIPin(base64: digest) != nil else { throw .invalidPinHash(digest) }
             self.digest = digest
         }
 

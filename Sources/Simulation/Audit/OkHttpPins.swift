@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import Policies
 
 /// One line of an `--okhttp-pins` file: what `CertificatePinner.Builder().add(pattern, "sha256/…")` is given.
 public struct OkHttpPin: Sendable, Equatable {
@@ -41,7 +42,7 @@ public struct OkHttpPin: Sendable, Equatable {
                 throw refuse("'\(fields[1])' is not a sha256/ pin (mitmsim reads OkHttp's sha256/BASE64 pins only)")
             }
             let hash = String(fields[1].dropFirst("sha256/".count))
-            guard PinDigest.isSHA256Base64(hash) else { throw refuse("'\(hash)' is not the base64 of a 32-byte SHA-256 digest") }
+            guard SPKIPin(base64: hash) != nil else { throw refuse("'\(hash)' is not the base64 of a 32-byte SHA-256 digest") }
             pins.append(OkHttpPin(pattern: pattern, hash: hash, line: index + 1))
         }
         guard !pins.isEmpty else { throw ScenarioError(file: path, path: "", reason: "holds no pin (lines 'host-pattern sha256/BASE64')") }

@@ -41,7 +41,7 @@ public struct TrustKitPlist: Sendable, Equatable, Decodable {
             }
             let entry = try domains.superDecoder(forKey: key).strictContainer(DomainKeys.self)
             let hashes = try entry.decodeStrings(forKey: .hashes)
-            for (index, hash) in hashes.enumerated() where !PinDigest.isSHA256Base64(hash) {
+            for (index, hash) in hashes.enumerated() where SPKIPin(base64: hash) == nil {
                 throw DecodingError.dataCorrupted(
                     .init(
                         codingPath: entry.codingPath + [DomainKeys.hashes, AnyKey(intValue: index)],
@@ -60,10 +60,4 @@ public struct TrustKitPlist: Sendable, Equatable, Decodable {
                 excludeSubdomainFromParentPolicy: try entry.decodeValueIfPresent(Bool.self, forKey: .exclude) ?? false)
         }
     }
-}
-
-/// What pin files write: base64 SHA-256 digests.
-enum PinDigest {
-    /// True for the base64 of exactly 32 bytes (a SHA-256 digest).
-    static func isSHA256Base64(_ text: String) -> Bool { Data(base64Encoded: text)?.count == 32 }
 }
