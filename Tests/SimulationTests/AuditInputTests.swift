@@ -166,8 +166,8 @@ struct AuditInputTests {
             *.example.com      sha256/\(AuditFiles.otherPin)   # backup
             **.cdn.example.net sha256/\(pin)
             """, to: "pins.txt")
-        let pins = try OkHttpPin.read(path)
-        #expect(pins.map(\.pattern) == ["api.example.com", "*.example.com", "**.cdn.example.net"])
+        let pins = try #require(try AuditConfiguration.read(okHttpPins: path).okHttpPins?.value)
+        #expect(pins.map(\.pin.pattern) == ["api.example.com", "*.example.com", "**.cdn.example.net"])
         #expect(pins.map(\.line) == [2, 4, 5])
         let configuration = try AuditConfiguration.read(okHttpPins: path)
         #expect(
@@ -176,7 +176,7 @@ struct AuditInputTests {
             ])
         // `*.` covers one label, so api.example.com has both pins; `**.` covers the domain too.
         #expect(configuration.pins(for: "api.example.com").count == 2)
-        #expect(pins[2].covers("cdn.example.net") && pins[2].covers("a.b.cdn.example.net") && !pins[1].covers("a.b.example.com"))
+        #expect(pins[2].pin.covers("cdn.example.net") && pins[2].pin.covers("a.b.cdn.example.net") && !pins[1].pin.covers("a.b.example.com"))
     }
 
     @Test("An AFNetworking file gives the release, the policy and the pinned certificates read relative to it")

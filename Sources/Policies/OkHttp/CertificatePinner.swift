@@ -41,8 +41,13 @@ public struct CertificatePinner: Sendable, Equatable {
             }
             let hash = String(pin.dropFirst(algorithm.rawValue.count + 1))
             guard Data(base64Encoded: hash) != nil, !hash.isEmpty else { throw .invalidPinHash(pin) }
-            self.pattern = host
-            self.hashAlgorithm = algorithm
+            self.init(checkedPattern: host, hashAlgorithm: algorithm, hash: hash)
+        }
+
+        /// A pin whose lowercased pattern and hash were checked already.
+        init(checkedPattern pattern: String, hashAlgorithm: HashAlgorithm, hash: String) {
+            self.pattern = pattern
+            self.hashAlgorithm = hashAlgorithm
             self.hash = hash
         }
 
@@ -52,6 +57,12 @@ public struct CertificatePinner: Sendable, Equatable {
             hashAlgorithm = .sha256
             hash = certificate.publicKeySHA256Base64
         }
+
+        /// The domain under the pattern's wildcard, or the pattern itself.
+        public var domain: String { String(pattern.drop { $0 == "*" }.drop { $0 == "." }) }
+
+        /// A host the pattern covers, for an audit to connect to: the domain itself, or `www.` under a wildcard.
+        public var representativeHost: String { pattern.hasPrefix("*") ? "www." + domain : pattern }
 
         /// "sha256/…": the pin as OkHttp writes it.
         public var description: String { "\(hashAlgorithm.rawValue)/\(hash)" }

@@ -71,10 +71,10 @@ extension AuditConfiguration {
     }
 
     /// OkHttp's `CertificatePinner` from the pins file, on Android's default trust at `--target-sdk`.
-    private func okHttpJudge(_ okHttp: Source<[OkHttpPin]>) -> AuditJudge {
+    private func okHttpJudge(_ okHttp: Source<[CertificatePinner.PinLine]>) -> AuditJudge {
         AuditJudge(name: "OkHttp CertificatePinner (\(okHttp.file))") { [targetSDK] _, world, audited in
             let hashes = try Self.placed(audited, in: world)
-            let pins = try okHttp.value.map { try CertificatePinner.Pin(pattern: $0.pattern, pin: "sha256/" + (hashes[$0.hash] ?? $0.hash)) }
+            let pins = try okHttp.value.map { try CertificatePinner.Pin(pattern: $0.pin.pattern, pin: "sha256/" + (hashes[$0.pin.hash] ?? $0.pin.hash)) }
             return ScenarioRunner.App(
                 model: OkHttpClient(certificatePinner: CertificatePinner(pins: pins), trustManager: .platformDefault(targetSdkVersion: targetSDK)))
         }

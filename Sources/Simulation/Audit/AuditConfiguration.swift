@@ -24,7 +24,7 @@ public struct AuditConfiguration: Sendable {
     public var networkSecurityConfig: Source<NetworkSecurityConfig>?
     /// The app's `targetSdkVersion`, which decides whether Android trusts user-installed CAs by default (≤ 23 does).
     public var targetSDK: Int
-    public var okHttpPins: Source<[OkHttpPin]>?
+    public var okHttpPins: Source<[CertificatePinner.PinLine]>?
     public var afnetworking: Source<AFNetworkingAuditFile>?
     /// The real chains, leaf first, one per `--chain` file.
     public var chains: [Source<[Certificate]>]
@@ -59,7 +59,14 @@ public struct AuditConfiguration: Sendable {
                         try NetworkSecurityConfig(xml: bytes, depthLimit: AuditLimits.xmlDepth)
                     })
             },
-            targetSDK: targetSDK, okHttpPins: try okHttpPins.map { Source(file: $0, value: try OkHttpPin.read($0)) },
+            targetSDK: targetSDK,
+            okHttpPins: try okHttpPins.map { file in
+                Source(
+                    file: file,
+                    value: try readConfiguration(file, kind: "an OkHttp pin file") { bytes throws(ConfigurationError) in
+                        try CertificatePinner.pins(inPinFile: bytes)
+                    })
+            },
             afnetworking: try afnetworking.map { Source(file: $0, value: try AFNetworkingAuditFile.read($0)) },
             chains: try chains.map { Source(file: $0, value: try readChain($0)) })
     }

@@ -55,7 +55,7 @@ extension AuditConfiguration {
         for configuration in networkSecurityConfig?.value.allDomainConfigs ?? [] {
             for domain in configuration.domains { add(domain.name, "domain-config") }
         }
-        for pin in okHttpPins?.value ?? [] {
+        for (_, pin) in okHttpPins?.value ?? [] {
             add(pin.representativeHost, pattern: pin.pattern.hasPrefix("*") ? pin.pattern : nil, "OkHttp pins")
         }
         if hosts.isEmpty { add("www.example.com", "no configuration names a host: a representative one") }
@@ -88,8 +88,8 @@ extension AuditConfiguration {
             pins += pinSet.pins.map { AuditPin(source: "\(nsc.file) pin-set of \(domain)", hash: $0.digest, group: "pin-set of \(domain)", certificate: nil) }
         }
         if let okHttp = okHttpPins {
-            pins += okHttp.value.filter { $0.covers(host) }.map {
-                AuditPin(source: "\(okHttp.file) line \($0.line)", hash: $0.hash, group: "OkHttp \($0.pattern)", certificate: nil)
+            pins += okHttp.value.filter { $0.pin.covers(host) }.map {
+                AuditPin(source: "\(okHttp.file) line \($0.line)", hash: $0.pin.hash, group: "OkHttp \($0.pin.pattern)", certificate: nil)
             }
         }
         return pins
@@ -226,7 +226,7 @@ extension NetworkSecurityConfig {
     }
 }
 
-extension OkHttpPin {
+extension CertificatePinner.Pin {
     /// Whether OkHttp applies this pin to `host`: an exact pattern, `*.` for one label, `**.` for any number (and the domain).
     func covers(_ host: String) -> Bool {
         if pattern.hasPrefix("**.") { return host == domain || host.hasSuffix("." + domain) }
