@@ -176,7 +176,9 @@ struct AuditInputTests {
             ])
         // `*.` covers one label, so api.example.com has both pins; `**.` covers the domain too.
         #expect(configuration.pins(for: "api.example.com").count == 2)
-        #expect(pins[2].pin.covers("cdn.example.net") && pins[2].pin.covers("a.b.cdn.example.net") && !pins[1].pin.covers("a.b.example.com"))
+        #expect(
+            pins[2].pin.matchesHostname("cdn.example.net") && pins[2].pin.matchesHostname("a.b.cdn.example.net")
+                && !pins[1].pin.matchesHostname("a.b.example.com"))
     }
 
     @Test("An AFNetworking file gives the release, the policy and the pinned certificates read relative to it")

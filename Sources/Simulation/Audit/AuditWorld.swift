@@ -88,7 +88,7 @@ extension AuditConfiguration {
             pins += pinSet.pins.map { AuditPin(source: "\(nsc.file) pin-set of \(domain)", hash: $0.digest, group: "pin-set of \(domain)", certificate: nil) }
         }
         if let okHttp = okHttpPins {
-            pins += okHttp.value.filter { $0.pin.covers(host) }.map {
+            pins += okHttp.value.filter { $0.pin.matchesHostname(host) }.map {
                 AuditPin(source: "\(okHttp.file) line \($0.line)", hash: $0.pin.hash, group: "OkHttp \($0.pin.pattern)", certificate: nil)
             }
         }
@@ -223,14 +223,5 @@ extension NetworkSecurityConfig {
     func pinSet(covering host: String) -> (String, PinSet)? {
         guard let match = domainMatch(for: host), let pinSet = match.chain.lazy.compactMap(\.pinSet).first else { return nil }
         return (match.domain.name, pinSet)
-    }
-}
-
-extension CertificatePinner.Pin {
-    /// Whether OkHttp applies this pin to `host`: an exact pattern, `*.` for one label, `**.` for any number (and the domain).
-    func covers(_ host: String) -> Bool {
-        if pattern.hasPrefix("**.") { return host == domain || host.hasSuffix("." + domain) }
-        if pattern.hasPrefix("*.") { return host.hasSuffix("." + domain) && !host.dropLast(domain.count + 1).contains(".") }
-        return host == pattern
     }
 }
