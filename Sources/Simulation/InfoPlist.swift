@@ -16,7 +16,7 @@ enum InfoPlist {
     /// The plist's top level: only `NSAppTransportSecurity` (and, for an audit, `TSKConfiguration`) is read, so other keys are no error.
     private struct TopLevel: Decodable {
         var ats: ATSKeys?
-        var trustKit: TrustKitPlist?
+        var trustKit: TrustKitConfiguration.Plist?
 
         enum CodingKeys: String, CodingKey {
             case ats = "NSAppTransportSecurity"
@@ -27,7 +27,7 @@ enum InfoPlist {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             ats = try container.decodeIfPresent(ATSKeys.self, forKey: .ats)
             // A lesson's Info.plist is read for ATS alone; only an audit reads TrustKit's configuration.
-            if decoder.userInfo[.unmodelledATSKeys] != nil { trustKit = try container.decodeIfPresent(TrustKitPlist.self, forKey: .trustKit) }
+            if decoder.userInfo[.unmodelledATSKeys] != nil { trustKit = try container.decodeIfPresent(TrustKitConfiguration.Plist.self, forKey: .trustKit) }
         }
     }
 
@@ -36,7 +36,7 @@ enum InfoPlist {
         var ats: AppTransportSecurity
         /// Key paths of Apple's ATS keys mitmsim does not model, in the order met.
         var unmodelledKeys: [String]
-        var trustKit: TrustKitPlist?
+        var trustKit: TrustKitConfiguration.Plist?
     }
 
     /// The ATS settings of the Info.plist at `path`; the defaults (ATS fully on) when it has no `NSAppTransportSecurity`.

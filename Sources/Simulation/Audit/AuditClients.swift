@@ -35,7 +35,7 @@ extension AuditConfiguration {
     }
 
     /// TrustKit from the Info.plist's `TSKConfiguration`, its pins placed in the host's world.
-    private static func trustKitJudge(_ trustKit: TrustKitPlist, file: String) -> AuditJudge {
+    private static func trustKitJudge(_ trustKit: TrustKitConfiguration.Plist, file: String) -> AuditJudge {
         AuditJudge(name: "TrustKit (\(file))") { _, world, audited in
             let hashes = try placed(audited, in: world)
             let domains = trustKit.pinnedDomains.mapValues { entry in

@@ -17,7 +17,7 @@ public struct AuditConfiguration: Sendable {
         /// Key paths of Apple's ATS keys that mitmsim does not model: read, warned about, not simulated.
         public var unmodelledKeys: [String]
         /// `TSKConfiguration`, when the app configures TrustKit in its Info.plist.
-        public var trustKit: TrustKitPlist?
+        public var trustKit: TrustKitConfiguration.Plist?
     }
 
     public var infoPlist: Source<InfoPlistSettings>?

@@ -209,14 +209,6 @@ extension AuditConfiguration {
     }
 }
 
-extension TrustKitPlist {
-    /// The pinned domain whose policy covers `host`, found as TrustKit finds it: its own entry, else the closest
-    /// parent with `TSKIncludeSubdomains`.
-    func domain(covering host: String) -> (String, TrustKitDomainPolicy)? {
-        TrustKitConfiguration.lookUp(host, in: pinnedDomains).flatMap { key in pinnedDomains[key].map { (key, $0) } }
-    }
-}
-
 extension NetworkSecurityConfig {
     /// The pin-set of the domain configuration that covers `host`, inherited from the configuration it is
     /// nested in when it has none, with the `<domain>` that matched.
