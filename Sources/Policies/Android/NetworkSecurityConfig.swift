@@ -25,6 +25,7 @@ import PKI
 /// ```
 /// An element left out is nil: the value is inherited from the enclosing `domain-config`, then
 /// `base-config`, then the platform default (`NetworkSecurityConfig.getDefaultBuilder`).
+/// `init(xml:depthLimit:)` reads the file; a lesson's pins build one in code.
 public struct NetworkSecurityConfig: Sendable, Equatable {
     /// What an app targets when a lesson does not say: a current API level, so user-added CAs are not trusted.
     public static let defaultTargetSdkVersion = 34

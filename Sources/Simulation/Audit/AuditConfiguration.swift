@@ -52,20 +52,14 @@ public struct AuditConfiguration: Sendable {
         }
         return AuditConfiguration(
             infoPlist: plist,
-            networkSecurityConfig: try androidNSC.map { file in
-                Source(
-                    file: file,
-                    value: try readConfiguration(file, kind: "a network security config") { bytes throws(ConfigurationError) in
-                        try NetworkSecurityConfig(xml: bytes, depthLimit: AuditLimits.xmlDepth)
-                    })
+            networkSecurityConfig: try androidNSC.map {
+                try file($0, kind: "a network security config") { bytes throws(ConfigurationError) in
+                    try NetworkSecurityConfig(xml: bytes, depthLimit: AuditLimits.xmlDepth)
+                }
             },
             targetSDK: targetSDK,
-            okHttpPins: try okHttpPins.map { file in
-                Source(
-                    file: file,
-                    value: try readConfiguration(file, kind: "an OkHttp pin file") { bytes throws(ConfigurationError) in
-                        try CertificatePinner.pins(inPinFile: bytes)
-                    })
+            okHttpPins: try okHttpPins.map {
+                try file($0, kind: "an OkHttp pin file") { bytes throws(ConfigurationError) in try CertificatePinner.pins(inPinFile: bytes) }
             },
             afnetworking: try afnetworking.map { Source(file: $0, value: try AFNetworkingAuditFile.read($0)) },
             chains: try chains.map { Source(file: $0, value: try readChain($0)) })
@@ -73,9 +67,7 @@ public struct AuditConfiguration: Sendable {
 
     /// The configuration file at `path`, read within `AuditLimits.configurationBytes` and parsed by `parse`;
     /// a refusal is one line naming the file and where in it.
-    static func readConfiguration<Value>(_ path: String, kind: String, _ parse: ([UInt8]) throws(ConfigurationError) -> Value) throws(ScenarioError)
-        -> Value
-    {
+    static func file<Value>(_ path: String, kind: String, _ parse: ([UInt8]) throws(ConfigurationError) -> Value) throws(ScenarioError) -> Source<Value> {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: AuditLimits.configurationBytes, kind: kind)
@@ -83,7 +75,7 @@ public struct AuditConfiguration: Sendable {
             throw ScenarioError(file: path, path: "", reason: error.reason)
         }
         do {
-            return try parse(bytes)
+            return Source(file: path, value: try parse(bytes))
         } catch {
             throw ScenarioError(file: path, path: error.path, reason: error.reason)
         }
