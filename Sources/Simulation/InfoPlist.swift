@@ -16,7 +16,7 @@ enum InfoPlist {
     /// The plist's top level: only `NSAppTransportSecurity` (and, for an audit, `TSKConfiguration`) is read, so other keys are no error.
     private struct TopLevel: Decodable {
         var ats: ATSKeys?
-        var trustKit: TrustKitPlist?
+        var trustKit: TrustKitConfiguration.Plist?
 
         enum CodingKeys: String, CodingKey {
             case ats = "NSAppTransportSecurity"
@@ -27,7 +27,7 @@ enum InfoPlist {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             ats = try container.decodeIfPresent(ATSKeys.self, forKey: .ats)
             // A lesson's Info.plist is read for ATS alone; only an audit reads TrustKit's configuration.
-            if decoder.userInfo[.unmodelledATSKeys] != nil { trustKit = try container.decodeIfPresent(TrustKitPlist.self, forKey: .trustKit) }
+            if decoder.userInfo[.unmodelledATSKeys] != nil { trustKit = try container.decodeIfPresent(TrustKitConfiguration.Plist.self, forKey: .trustKit) }
         }
     }
 
@@ -36,7 +36,7 @@ enum InfoPlist {
         var ats: AppTransportSecurity
         /// Key paths of Apple's ATS keys mitmsim does not model, in the order met.
         var unmodelledKeys: [String]
-        var trustKit: TrustKitPlist?
+        var trustKit: TrustKitConfiguration.Plist?
     }
 
     /// The ATS settings of the Info.plist at `path`; the defaults (ATS fully on) when it has no `NSAppTransportSecurity`.
@@ -66,7 +66,7 @@ enum InfoPlist {
         guard isBinary || isXML else { throw refuse("", "is neither an XML nor a binary property list (an Info.plist is one or the other)") }
         // Foundation's XML reader recurses once per nested element, about 1 KB of stack each: 150 KB of
         // nested `<array>` tags overflow an 8 MB stack. A binary plist is read lazily, one object at a time.
-        if isXML, elementDepth(bytes) > ScenarioLimits.infoPlistDepth {
+        if isXML, XMLDepth.deepest(in: bytes) > ScenarioLimits.infoPlistDepth {
             throw refuse("", "nests elements more than \(ScenarioLimits.infoPlistDepth) deep, the most mitmsim reads (an Info.plist needs fewer than 10)")
         }
         let unmodelled = UnmodelledATSKeys()
@@ -83,51 +83,5 @@ enum InfoPlist {
         } catch {
             throw refuse("", "cannot be read as a property list (\(error))")
         }
-    }
-
-    /// How deep elements nest in `bytes` read as XML, never less than the truth: a comment, a CDATA section, a
-    /// declaration or a quoted attribute value is skipped whole, so nothing in them can close an element.
-    static func elementDepth(_ bytes: [UInt8]) -> Int {
-        func find(_ marker: String, from start: Int) -> Int {
-            let marker = Array(marker.utf8)
-            var index = start
-            while index + marker.count <= bytes.count, !bytes[index..<index + marker.count].elementsEqual(marker) { index += 1 }
-            return index + marker.count
-        }
-        var (depth, deepest, index) = (0, 0, 0)
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                index += 1
-                continue
-            }
-            let rest = bytes[index...]
-            if rest.starts(with: "<!--".utf8) {
-                index = find("-->", from: index + 4)
-            } else if rest.starts(with: "<![CDATA[".utf8) {
-                index = find("]]>", from: index + 9)
-            } else if rest.starts(with: "<?".utf8) {
-                index = find("?>", from: index + 2)
-            } else if rest.starts(with: "<!".utf8) || rest.starts(with: "</".utf8) {
-                if rest.starts(with: "</".utf8) { depth -= 1 }
-                index = find(">", from: index + 2)
-            } else {
-                // A start tag: up to its `>`, outside quoted attribute values; `/>` makes it empty.
-                var (end, quote): (Int, UInt8?) = (index + 1, nil)
-                while end < bytes.count, quote != nil || bytes[end] != UInt8(ascii: ">") {
-                    if let open = quote {
-                        if bytes[end] == open { quote = nil }
-                    } else if bytes[end] == UInt8(ascii: "\"") || bytes[end] == UInt8(ascii: "'") {
-                        quote = bytes[end]
-                    }
-                    end += 1
-                }
-                if bytes[end - 1] != UInt8(ascii: "/") {
-                    depth += 1
-                    deepest = max(deepest, depth)
-                }
-                index = end + 1
-            }
-        }
-        return deepest
     }
 }

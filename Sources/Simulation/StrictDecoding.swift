@@ -1,41 +1,6 @@
 import Foundation
 import Yams
 
-/// Any key, so a decoder can list the keys a mapping really has (typed containers drop unknown ones).
-struct AnyKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
-
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        intValue = nil
-    }
-
-    init(intValue: Int) {
-        stringValue = "\(intValue)"
-        self.intValue = intValue
-    }
-}
-
-extension Decoder {
-    /// A keyed container that refuses keys `Keys` does not name: a misspelt key in a lesson file is an
-    /// error that names it, never a setting silently left at its default. Keys in `unlisted` are accepted
-    /// but left out of the error's list (the caller refuses them with a reason, such as a library version without them).
-    /// Keys in `ignoring` are passed over (an audit reads Apple's ATS keys that mitmsim does not model, and warns).
-    func strictContainer<Keys: CodingKey & CaseIterable>(
-        _ keys: Keys.Type, unlisted: [Keys] = [], ignoring: Set<String> = []
-    ) throws -> KeyedDecodingContainer<Keys> {
-        let known = Keys.allCases.map(\.stringValue) + ignoring
-        let all = try container(keyedBy: AnyKey.self)
-        if let unknown = all.allKeys.first(where: { !known.contains($0.stringValue) }) {
-            let listed = Keys.allCases.map(\.stringValue).filter { name in !unlisted.contains { $0.stringValue == name } }.sorted()
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath + [unknown], debugDescription: "unknown key (expected one of: \(listed.joined(separator: ", ")))"))
-        }
-        return try container(keyedBy: Keys.self)
-    }
-}
-
 extension KeyedDecodingContainer {
     /// A string, a whole number or true/false. Where a list or mapping stands instead, Yams reports the kind
     /// of YAML node it wanted ("Scalar"); this reports the type the scenario needs, so the message can say

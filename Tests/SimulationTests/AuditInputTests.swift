@@ -142,12 +142,12 @@ struct AuditInputTests {
             """, to: "network_security_config.xml")
         let configuration = try AuditConfiguration.read(androidNSC: path, targetSDK: 23)
         let config = try #require(configuration.networkSecurityConfig?.value)
-        #expect(config.base?.cleartextTrafficPermitted == false)
-        #expect(config.base?.trustAnchors == [.init(source: "system", overridePins: false)])
+        #expect(config.baseConfig?.cleartextTrafficPermitted == false)
+        #expect(config.baseConfig?.trustAnchors == [.init(.system)])
         #expect(config.allDomainConfigs.map { $0.domains.map(\.name) } == [["example.com"], ["legacy.example.com"]])
-        #expect(config.domainConfigs[0].trustAnchors?.last == .init(source: "user", overridePins: true))
+        #expect(config.domainConfigs[0].trustAnchors?.last == .init(.user, overridePins: true))
         #expect(config.domainConfigs[0].pinSet?.pins.count == 2)
-        #expect(config.debugOverrides == [.init(source: "user", overridePins: false)])
+        #expect(config.debugOverrides == [.init(.user)])
         // A nested configuration inherits its parent's pin-set.
         #expect(config.pinSet(covering: "legacy.example.com")?.1.pins.count == 2)
         #expect(try configuration.hosts().map(\.name) == ["example.com", "legacy.example.com"])
@@ -166,8 +166,8 @@ struct AuditInputTests {
             *.example.com      sha256/\(AuditFiles.otherPin)   # backup
             **.cdn.example.net sha256/\(pin)
             """, to: "pins.txt")
-        let pins = try OkHttpPin.read(path)
-        #expect(pins.map(\.pattern) == ["api.example.com", "*.example.com", "**.cdn.example.net"])
+        let pins = try #require(try AuditConfiguration.read(okHttpPins: path).okHttpPins?.value)
+        #expect(pins.map(\.pin.pattern) == ["api.example.com", "*.example.com", "**.cdn.example.net"])
         #expect(pins.map(\.line) == [2, 4, 5])
         let configuration = try AuditConfiguration.read(okHttpPins: path)
         #expect(
@@ -176,7 +176,9 @@ struct AuditInputTests {
             ])
         // `*.` covers one label, so api.example.com has both pins; `**.` covers the domain too.
         #expect(configuration.pins(for: "api.example.com").count == 2)
-        #expect(pins[2].covers("cdn.example.net") && pins[2].covers("a.b.cdn.example.net") && !pins[1].covers("a.b.example.com"))
+        #expect(
+            pins[2].pin.matchesHostname("cdn.example.net") && pins[2].pin.matchesHostname("a.b.cdn.example.net")
+                && !pins[1].pin.matchesHostname("a.b.example.com"))
     }
 
     @Test("An AFNetworking file gives the release, the policy and the pinned certificates read relative to it")

@@ -193,20 +193,8 @@ extension AndroidNetworkSecurityClient {
         let lowered = rawHost.lowercased()
         let host = lowered.hasSuffix(".") ? String(lowered.dropLast()) : lowered
 
-        // Every domain-config with its enclosing ones, innermost first, in file order.
-        var flattened: [(domain: NetworkSecurityConfig.Domain, chain: [NetworkSecurityConfig.DomainConfig])] = []
-        func visit(_ config: NetworkSecurityConfig.DomainConfig, parents: [NetworkSecurityConfig.DomainConfig]) {
-            let chain = [config] + parents
-            flattened += config.domains.map { ($0, chain) }
-            for child in config.domainConfigs { visit(child, parents: chain) }
-        }
-        for config in config.domainConfigs { visit(config, parents: []) }
-
-        let exact = flattened.first { $0.domain.name == host }
-        let parent = flattened.filter { $0.domain.includeSubdomains && host.hasSuffix("." + $0.domain.name) }
-            .max { $0.domain.name.count < $1.domain.name.count }
         var levels: [Level] = []
-        if let match = exact ?? parent {
+        if let match = config.domainMatch(for: host) {
             levels += match.chain.enumerated().map { index, domainConfig in
                 Level(
                     name: index == 0

@@ -25,6 +25,7 @@ import PKI
 /// ```
 /// An element left out is nil: the value is inherited from the enclosing `domain-config`, then
 /// `base-config`, then the platform default (`NetworkSecurityConfig.getDefaultBuilder`).
+/// `init(xml:depthLimit:)` reads the file; a lesson's pins build one in code.
 public struct NetworkSecurityConfig: Sendable, Equatable {
     /// What an app targets when a lesson does not say: a current API level, so user-added CAs are not trusted.
     public static let defaultTargetSdkVersion = 34
@@ -44,6 +45,27 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
         self.baseConfig = baseConfig
         self.domainConfigs = domainConfigs
         self.debugOverrides = debugOverrides
+    }
+
+    /// Every `<domain-config>`, nested ones after their parent, in file order.
+    public var allDomainConfigs: [DomainConfig] {
+        func flatten(_ config: DomainConfig) -> [DomainConfig] { [config] + config.domainConfigs.flatMap(flatten) }
+        return domainConfigs.flatMap(flatten)
+    }
+
+    /// The `<domain>` that governs `host` as `ApplicationConfig.getConfigForHostname` finds it (an exact name
+    /// first, else the longest with `includeSubdomains`), with its `domain-config` and the enclosing ones,
+    /// innermost first; nil when no `domain-config` covers `host`. `host` is compared as given.
+    public func domainMatch(for host: String) -> (domain: Domain, chain: [DomainConfig])? {
+        var flattened: [(domain: Domain, chain: [DomainConfig])] = []
+        func visit(_ config: DomainConfig, parents: [DomainConfig]) {
+            let chain = [config] + parents
+            flattened += config.domains.map { ($0, chain) }
+            for child in config.domainConfigs { visit(child, parents: chain) }
+        }
+        for config in domainConfigs { visit(config, parents: []) }
+        return flattened.first { $0.domain.name == host }
+            ?? flattened.filter { $0.domain.includeSubdomains && host.hasSuffix("." + $0.domain.name) }.max { $0.domain.name.count < $1.domain.name.count }
     }
 
     /// `<base-config>`: the settings for every host no `domain-config` covers. It cannot hold a pin-set.
@@ -149,7 +171,7 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
         /// Android accepts only `digest="SHA-256"` and a 32-byte base64 digest.
         public init(digestAlgorithm: String = "SHA-256", base64 digest: String) throws(CertificatePinnerError) {
             guard digestAlgorithm == "SHA-256" else { throw .unsupportedDigest(digestAlgorithm) }
-            guard let bytes = Data(base64Encoded: digest), bytes.count == 32 else { throw .invalidPinHash(digest) }
+            guard SPKIPin(base64: digest) != nil else { throw .invalidPinHash(digest) }
             self.digest = digest
         }
 

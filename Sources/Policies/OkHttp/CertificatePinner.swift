@@ -29,8 +29,7 @@ public struct CertificatePinner: Sendable, Equatable {
         /// followed by base64.
         public init(pattern: String, pin: String) throws(CertificatePinnerError) {
             let host = pattern.lowercased()
-            let rest = host.hasPrefix("**.") ? host.dropFirst(3) : host.hasPrefix("*.") ? host.dropFirst(2) : Substring(host)
-            guard !rest.contains("*"), HostName.isValid(String(rest)) else { throw .unexpectedPattern(pattern) }
+            guard Self.domain(ofPattern: host) != nil else { throw .unexpectedPattern(pattern) }
             let algorithm: HashAlgorithm
             if pin.hasPrefix("sha256/") {
                 algorithm = .sha256
@@ -41,8 +40,13 @@ public struct CertificatePinner: Sendable, Equatable {
             }
             let hash = String(pin.dropFirst(algorithm.rawValue.count + 1))
             guard Data(base64Encoded: hash) != nil, !hash.isEmpty else { throw .invalidPinHash(pin) }
-            self.pattern = host
-            self.hashAlgorithm = algorithm
+            self.init(checkedPattern: host, hashAlgorithm: algorithm, hash: hash)
+        }
+
+        /// A pin whose lowercased pattern and hash were checked already.
+        init(checkedPattern pattern: String, hashAlgorithm: HashAlgorithm, hash: String) {
+            self.pattern = pattern
+            self.hashAlgorithm = hashAlgorithm
             self.hash = hash
         }
 
@@ -52,6 +56,20 @@ public struct CertificatePinner: Sendable, Equatable {
             hashAlgorithm = .sha256
             hash = certificate.publicKeySHA256Base64
         }
+
+        /// The host name after a leading `*.` or `**.` of a lowercased `pattern` (the pattern itself without one);
+        /// nil unless it is a host name with no other `*`. The one check of a pattern, for `add` and a pin file.
+        static func domain(ofPattern pattern: String) -> Substring? {
+            let rest = pattern.hasPrefix("**.") ? pattern.dropFirst(3) : pattern.hasPrefix("*.") ? pattern.dropFirst(2) : Substring(pattern)
+            guard !rest.contains("*"), HostName.isValid(String(rest)) else { return nil }
+            return rest
+        }
+
+        /// The domain under the pattern's wildcard, or the pattern itself.
+        public var domain: String { Self.domain(ofPattern: pattern).map(String.init) ?? pattern }
+
+        /// A host the pattern covers, for an audit to connect to: the domain itself, or `www.` under a wildcard.
+        public var representativeHost: String { pattern.hasPrefix("*") ? "www." + domain : pattern }
 
         /// "sha256/…": the pin as OkHttp writes it.
         public var description: String { "\(hashAlgorithm.rawValue)/\(hash)" }

@@ -101,7 +101,7 @@ public struct TrustKitClient: ClientModel, Equatable {
                         + "TSKTrustEvaluationErrorCouldNotGenerateSpkiHash blocks the connection")
                 return block(trace: &trace, reason: .trustKitCouldNotGenerateSPKIHash, path: path)
             }
-            if let hash = Data(base64Encoded: certificate.publicKeySHA256Base64), pins.contains(hash) {
+            if let hash = SPKIPin(base64: certificate.publicKeySHA256Base64), pins.contains(hash) {
                 trace.add(
                     .trustKitPinMatch, .passed,
                     "walking the path \(path.pathDescription) from the root, the key of '\(certificate.label)' hashes to "

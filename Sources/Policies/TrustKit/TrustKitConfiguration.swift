@@ -34,10 +34,10 @@ public struct TrustKitConfiguration: Sendable, Equatable {
                 }
                 continue
             }
-            var pins = Set<Data>()
+            var pins = Set<SPKIPin>()
             for pin in policy.publicKeyHashes {
                 // [[NSData alloc] initWithBase64EncodedString:…] is nil for bad base64, so its length is 0 too.
-                guard let hash = Data(base64Encoded: pin), hash.count == 32 else {
+                guard let hash = SPKIPin(base64: pin) else {
                     throw TrustKitConfigurationError(reason: "TrustKit was initialized with an invalid Pin \(pin) for domain \(domain)")
                 }
                 pins.insert(hash)
@@ -110,8 +110,8 @@ public struct TrustKitDomainPolicy: Sendable, Equatable {
     /// The instant the policy expires (00:00 UTC of `expirationDate`), or nil when it never does.
     public var expiration: Date? { expirationDate.flatMap(CalendarDay.date) }
 
-    /// The distinct pins as bytes; the initializer of `TrustKitConfiguration` checked each is 32 of them.
-    var pinnedHashes: Set<Data> { Set(publicKeyHashes.compactMap { Data(base64Encoded: $0) }) }
+    /// The distinct pins; the initializer of `TrustKitConfiguration` checked that each is one.
+    var pinnedHashes: Set<SPKIPin> { Set(publicKeyHashes.compactMap(SPKIPin.init(base64:))) }
 }
 
 /// TrustKit's "TrustKit configuration invalid" exception, with its reason as TrustKit words it.

@@ -35,7 +35,7 @@ extension AuditConfiguration {
     }
 
     /// TrustKit from the Info.plist's `TSKConfiguration`, its pins placed in the host's world.
-    private static func trustKitJudge(_ trustKit: TrustKitPlist, file: String) -> AuditJudge {
+    private static func trustKitJudge(_ trustKit: TrustKitConfiguration.Plist, file: String) -> AuditJudge {
         AuditJudge(name: "TrustKit (\(file))") { _, world, audited in
             let hashes = try placed(audited, in: world)
             let domains = trustKit.pinnedDomains.mapValues { entry in
@@ -52,42 +52,29 @@ extension AuditConfiguration {
     }
 
     /// Android's Network Security Config as the app at `--target-sdk` reads it (a release build: no debug overrides).
-    private func androidJudge(_ nsc: Source<NetworkSecurityConfigFile>) -> AuditJudge {
+    private func androidJudge(_ nsc: Source<NetworkSecurityConfig>) -> AuditJudge {
         AuditJudge(name: "Android Network Security Config (\(nsc.file), targetSdkVersion \(targetSDK))") { [targetSDK] _, world, audited in
             let hashes = try Self.placed(audited, in: world)
-            func anchors(_ written: [NetworkSecurityConfigFile.TrustAnchor]?) -> [NetworkSecurityConfig.CertificatesEntry]? {
-                written?.map { anchor in
-                    let source: NetworkSecurityConfig.CertificatesEntry.Source =
-                        switch anchor.source {
-                        case "system": .system
-                        case "user": .user
-                        // The audit is not given the app's raw resources: such an anchor holds no certificate here.
-                        default: .resource(name: anchor.source, certificates: [])
-                        }
-                    return .init(source, overridePins: anchor.overridePins)
+            func placing(_ written: NetworkSecurityConfig.DomainConfig) throws -> NetworkSecurityConfig.DomainConfig {
+                var placed = written
+                placed.pinSet = try written.pinSet.map { set in
+                    .init(pins: try set.pins.map { try .init(base64: hashes[$0.digest] ?? $0.digest) }, expiration: set.expiration)
                 }
+                placed.domainConfigs = try written.domainConfigs.map(placing)
+                return placed
             }
-            func domainConfig(_ written: NetworkSecurityConfigFile.Configuration) throws -> NetworkSecurityConfig.DomainConfig {
-                NetworkSecurityConfig.DomainConfig(
-                    domains: written.domains.map { .init($0.name, includeSubdomains: $0.includesSubdomains) },
-                    cleartextTrafficPermitted: written.cleartextTrafficPermitted, trustAnchors: anchors(written.trustAnchors),
-                    pinSet: try written.pinSet.map { set in
-                        .init(pins: try set.pins.map { try NetworkSecurityConfig.Pin(base64: hashes[$0] ?? $0) }, expiration: set.expiration)
-                    },
-                    domainConfigs: try written.nested.map(domainConfig))
-            }
-            let config = NetworkSecurityConfig(
-                baseConfig: nsc.value.base.map { .init(cleartextTrafficPermitted: $0.cleartextTrafficPermitted, trustAnchors: anchors($0.trustAnchors)) },
-                domainConfigs: try nsc.value.domainConfigs.map(domainConfig))
+            var config = nsc.value
+            config.domainConfigs = try config.domainConfigs.map(placing)
+            config.debugOverrides = nil
             return ScenarioRunner.App(model: AndroidNetworkSecurityClient(config: config, targetSdkVersion: targetSDK))
         }
     }
 
     /// OkHttp's `CertificatePinner` from the pins file, on Android's default trust at `--target-sdk`.
-    private func okHttpJudge(_ okHttp: Source<[OkHttpPin]>) -> AuditJudge {
+    private func okHttpJudge(_ okHttp: Source<[CertificatePinner.PinLine]>) -> AuditJudge {
         AuditJudge(name: "OkHttp CertificatePinner (\(okHttp.file))") { [targetSDK] _, world, audited in
             let hashes = try Self.placed(audited, in: world)
-            let pins = try okHttp.value.map { try CertificatePinner.Pin(pattern: $0.pattern, pin: "sha256/" + (hashes[$0.hash] ?? $0.hash)) }
+            let pins = try okHttp.value.map { try CertificatePinner.Pin(pattern: $0.pin.pattern, pin: "sha256/" + (hashes[$0.pin.hash] ?? $0.pin.hash)) }
             return ScenarioRunner.App(
                 model: OkHttpClient(certificatePinner: CertificatePinner(pins: pins), trustManager: .platformDefault(targetSdkVersion: targetSDK)))
         }

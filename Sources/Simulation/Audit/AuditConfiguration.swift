@@ -17,14 +17,14 @@ public struct AuditConfiguration: Sendable {
         /// Key paths of Apple's ATS keys that mitmsim does not model: read, warned about, not simulated.
         public var unmodelledKeys: [String]
         /// `TSKConfiguration`, when the app configures TrustKit in its Info.plist.
-        public var trustKit: TrustKitPlist?
+        public var trustKit: TrustKitConfiguration.Plist?
     }
 
     public var infoPlist: Source<InfoPlistSettings>?
-    public var networkSecurityConfig: Source<NetworkSecurityConfigFile>?
+    public var networkSecurityConfig: Source<NetworkSecurityConfig>?
     /// The app's `targetSdkVersion`, which decides whether Android trusts user-installed CAs by default (≤ 23 does).
     public var targetSDK: Int
-    public var okHttpPins: Source<[OkHttpPin]>?
+    public var okHttpPins: Source<[CertificatePinner.PinLine]>?
     public var afnetworking: Source<AFNetworkingAuditFile>?
     /// The real chains, leaf first, one per `--chain` file.
     public var chains: [Source<[Certificate]>]
@@ -51,10 +51,34 @@ public struct AuditConfiguration: Sendable {
             }
         }
         return AuditConfiguration(
-            infoPlist: plist, networkSecurityConfig: try androidNSC.map { Source(file: $0, value: try NetworkSecurityConfigFile.read($0)) },
-            targetSDK: targetSDK, okHttpPins: try okHttpPins.map { Source(file: $0, value: try OkHttpPin.read($0)) },
+            infoPlist: plist,
+            networkSecurityConfig: try androidNSC.map {
+                try file($0, kind: "a network security config") { bytes throws(ConfigurationError) in
+                    try NetworkSecurityConfig(xml: bytes, depthLimit: AuditLimits.xmlDepth)
+                }
+            },
+            targetSDK: targetSDK,
+            okHttpPins: try okHttpPins.map {
+                try file($0, kind: "an OkHttp pin file") { bytes throws(ConfigurationError) in try CertificatePinner.pins(inPinFile: bytes) }
+            },
             afnetworking: try afnetworking.map { Source(file: $0, value: try AFNetworkingAuditFile.read($0)) },
             chains: try chains.map { Source(file: $0, value: try readChain($0)) })
+    }
+
+    /// The configuration file at `path`, read within `AuditLimits.configurationBytes` and parsed by `parse`;
+    /// a refusal is one line naming the file and where in it.
+    static func file<Value>(_ path: String, kind: String, _ parse: ([UInt8]) throws(ConfigurationError) -> Value) throws(ScenarioError) -> Source<Value> {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: AuditLimits.configurationBytes, kind: kind)
+        } catch {
+            throw ScenarioError(file: path, path: "", reason: error.reason)
+        }
+        do {
+            return Source(file: path, value: try parse(bytes))
+        } catch {
+            throw ScenarioError(file: path, path: error.path, reason: error.reason)
+        }
     }
 
     /// A PEM or DER chain, leaf first.

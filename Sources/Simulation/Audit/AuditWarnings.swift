@@ -40,9 +40,9 @@ extension AuditConfiguration {
         if let nsc = networkSecurityConfig {
             let file = nsc.file
             let config = nsc.value
-            func anchors(_ anchors: [NetworkSecurityConfigFile.TrustAnchor]?, _ place: String, debug: Bool) {
-                for anchor in anchors ?? [] where anchor.source == "user" {
-                    if anchor.overridePins {
+            func anchors(_ anchors: [NetworkSecurityConfig.CertificatesEntry]?, _ place: String, debug: Bool) {
+                for anchor in anchors ?? [] where anchor.source == .user {
+                    if anchor.overridePins == true {
                         warn(
                             .overridePinsOnUserAnchors,
                             "\(file): \(place) trusts user-installed CAs with overridePins=\"true\": a CA the user installs skips the pins"
@@ -52,7 +52,7 @@ extension AuditConfiguration {
                     }
                 }
             }
-            anchors(config.base?.trustAnchors, "<base-config>", debug: false)
+            anchors(config.baseConfig?.trustAnchors, "<base-config>", debug: false)
             for configuration in config.allDomainConfigs {
                 let place = "<domain-config> of \(configuration.domains.map(\.name).joined(separator: ", "))"
                 anchors(configuration.trustAnchors, place, debug: false)
@@ -61,7 +61,7 @@ extension AuditConfiguration {
                 }
             }
             anchors(config.debugOverrides, "<debug-overrides>", debug: true)
-            if targetSDK <= 23, config.base?.trustAnchors == nil {
+            if targetSDK <= 23, config.baseConfig?.trustAnchors == nil {
                 warn(
                     .userAnchors,
                     "\(file): targetSdkVersion \(targetSDK) with no <trust-anchors> in <base-config>: Android trusts user-installed CAs by default (24 and later do not)"

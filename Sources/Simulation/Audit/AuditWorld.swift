@@ -55,7 +55,7 @@ extension AuditConfiguration {
         for configuration in networkSecurityConfig?.value.allDomainConfigs ?? [] {
             for domain in configuration.domains { add(domain.name, "domain-config") }
         }
-        for pin in okHttpPins?.value ?? [] {
+        for (_, pin) in okHttpPins?.value ?? [] {
             add(pin.representativeHost, pattern: pin.pattern.hasPrefix("*") ? pin.pattern : nil, "OkHttp pins")
         }
         if hosts.isEmpty { add("www.example.com", "no configuration names a host: a representative one") }
@@ -85,11 +85,11 @@ extension AuditConfiguration {
             }
         }
         if let nsc = networkSecurityConfig, let (domain, pinSet) = nsc.value.pinSet(covering: host) {
-            pins += pinSet.pins.map { AuditPin(source: "\(nsc.file) pin-set of \(domain)", hash: $0, group: "pin-set of \(domain)", certificate: nil) }
+            pins += pinSet.pins.map { AuditPin(source: "\(nsc.file) pin-set of \(domain)", hash: $0.digest, group: "pin-set of \(domain)", certificate: nil) }
         }
         if let okHttp = okHttpPins {
-            pins += okHttp.value.filter { $0.covers(host) }.map {
-                AuditPin(source: "\(okHttp.file) line \($0.line)", hash: $0.hash, group: "OkHttp \($0.pattern)", certificate: nil)
+            pins += okHttp.value.filter { $0.pin.matchesHostname(host) }.map {
+                AuditPin(source: "\(okHttp.file) line \($0.line)", hash: $0.pin.hash, group: "OkHttp \($0.pin.pattern)", certificate: nil)
             }
         }
         return pins
@@ -209,38 +209,11 @@ extension AuditConfiguration {
     }
 }
 
-extension TrustKitPlist {
-    /// The pinned domain whose policy covers `host`, found as TrustKit finds it: its own entry, else the closest
-    /// parent with `TSKIncludeSubdomains`.
-    func domain(covering host: String) -> (String, TrustKitDomainPolicy)? {
-        TrustKitConfiguration.lookUp(host, in: pinnedDomains).flatMap { key in pinnedDomains[key].map { (key, $0) } }
-    }
-}
-
-extension NetworkSecurityConfigFile {
-    /// The pin-set of the domain configuration that covers `host` (an exact `<domain>` first, else the longest
-    /// one with `includeSubdomains`), inherited from the configuration it is nested in when it has none.
+extension NetworkSecurityConfig {
+    /// The pin-set of the domain configuration that covers `host`, inherited from the configuration it is
+    /// nested in when it has none, with the `<domain>` that matched.
     func pinSet(covering host: String) -> (String, PinSet)? {
-        func search(_ configurations: [Configuration], inherited: PinSet?) -> [(domain: Domain, pinSet: PinSet?)] {
-            configurations.flatMap { configuration in
-                let pinSet = configuration.pinSet ?? inherited
-                return configuration.domains.map { ($0, pinSet) } + search(configuration.nested, inherited: pinSet)
-            }
-        }
-        let candidates = search(domainConfigs, inherited: nil)
-        let match =
-            candidates.first { $0.domain.name == host }
-            ?? candidates.filter { $0.domain.includesSubdomains && host.hasSuffix("." + $0.domain.name) }.max { $0.domain.name.count < $1.domain.name.count }
-        guard let match, let pinSet = match.pinSet else { return nil }
+        guard let match = domainMatch(for: host), let pinSet = match.chain.lazy.compactMap(\.pinSet).first else { return nil }
         return (match.domain.name, pinSet)
-    }
-}
-
-extension OkHttpPin {
-    /// Whether OkHttp applies this pin to `host`: an exact pattern, `*.` for one label, `**.` for any number (and the domain).
-    func covers(_ host: String) -> Bool {
-        if pattern.hasPrefix("**.") { return host == domain || host.hasSuffix("." + domain) }
-        if pattern.hasPrefix("*.") { return host.hasSuffix("." + domain) && !host.dropLast(domain.count + 1).contains(".") }
-        return host == pattern
     }
 }
