@@ -107,11 +107,10 @@ public struct Matrix: Sendable {
         /// In full: "pinning mode certificate, allowInvalidCertificates YES, validatesDomainName NO, pinned intermediate",
         /// naming the release first unless it is AFNetworking 4, and only the properties the release has.
         public var description: String {
-            (version == .v4 ? "" : "\(version.rawValue), ")
-                + "pinning mode \(pinningMode.rawValue), allowInvalidCertificates \(yesNo(allowInvalidCertificates)), "
-                + (version.hasValidatesDomainName ? "validatesDomainName \(yesNo(validatesDomainName)), " : "")
-                + (version.hasValidatesCertificateChain ? "validatesCertificateChain \(yesNo(validatesCertificateChain)), " : "")
-                + "pinned \(pinned.rawValue)"
+            let policy = SecurityPolicy(
+                version: version, SSLPinningMode: pinningMode, allowInvalidCertificates: allowInvalidCertificates,
+                validatesDomainName: validatesDomainName, validatesCertificateChain: validatesCertificateChain)
+            return (version == .v4 ? "" : "\(version.rawValue), ") + (policy.settings + ["pinned \(pinned.rawValue)"]).joined(separator: ", ")
         }
 
         /// "cert A=Y V=N pin intermediate": `label` with the pinning mode shortened (cert, pubkey), for narrow tables.
@@ -137,7 +136,6 @@ public struct Matrix: Sendable {
                 + (version.hasValidatesCertificateChain ? ["C=\(yN(validatesCertificateChain))"] : [])).joined(separator: " ")
         }
 
-        private func yesNo(_ value: Bool) -> String { value ? "YES" : "NO" }
         private func yN(_ value: Bool) -> String { value ? "Y" : "N" }
     }
 

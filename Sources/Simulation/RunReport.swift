@@ -37,6 +37,8 @@ public struct RunReport: Sendable {
     }
 
     public let scenario: Scenario
+    /// The client that judged, as the scenario built it.
+    public let model: any ClientModel
     /// Nil when the handshake ended before the client judged a chain.
     public let evaluation: PolicyEvaluation?
     /// The chain the client was shown (leaf first), and the chain the real server sends.
@@ -100,36 +102,8 @@ public struct RunReport: Sendable {
         return lines
     }
 
-    /// The app around the policy, as one line: its AFNetworking, who answers the challenge, which iOS; for a
-    /// peer library, the library.
-    public var clientDescription: String {
-        let client = scenario.client
-        guard client.library.afnetworking != nil else { return client.library.displayName }
-        return "\(client.library.displayName); \(client.challengeHandler.phrase); \(client.platform.name)"
-    }
-
-    /// How the client's policy was set, as one line (only the properties its AFNetworking has; for a peer
-    /// library, the lesson's pins).
-    public var policyDescription: String {
-        let client = scenario.client
-        let policy = client.policy
-        let pinned = policy.pinnedCertificates.isEmpty ? "nothing pinned" : "pinned " + policy.pinnedCertificates.map { "'\($0)'" }.joined(separator: ", ")
-        guard let release = client.library.afnetworking else { return "pinning mode \(policy.pinningMode), \(pinned)" }
-        let domain = client.passesDomain ? "domain '\(scenario.server.host)'" : "domain nil"
-        var settings = ["pinning mode \(policy.pinningMode)", "allowInvalidCertificates \(policy.allowInvalidCertificates ? "YES" : "NO")"]
-        if release.hasValidatesDomainName { settings.append("validatesDomainName \(policy.validatesDomainName ? "YES" : "NO")") }
-        if release.hasValidatesCertificateChain {
-            settings.append("validatesCertificateChain \(policy.validatesCertificateChain ? "YES" : "NO")")
-        }
-        return (settings + [pinned, domain]).joined(separator: ", ")
-    }
-
-    /// The header lines every renderer shows above the trace: the app, its ATS, its policy; for a peer
-    /// library, the library and the lesson's pins it was given in its own terms.
-    public var settingsLines: [String] {
-        guard scenario.client.library.afnetworking != nil else {
-            return ["App: \(clientDescription)", "The lesson's pins, in \(clientDescription)'s terms: \(policyDescription)"]
-        }
-        return ["App: \(clientDescription)", "ATS: \(scenario.client.ats.summary)", "AFSecurityPolicy: \(policyDescription)"]
-    }
+    /// The header lines every renderer shows above the trace, worded by the model that judged: for the iOS
+    /// client the app, its ATS and its policy; for a peer library, the library and the lesson's pins it was given
+    /// in its own terms.
+    public var settingsLines: [String] { model.settingsLines(scenario.clientSettingsContext) }
 }

@@ -31,7 +31,8 @@ public enum ScenarioRunner {
         proxy?.stop()
         origin.stop()
         return RunReport(
-            scenario: scenario, evaluation: outcome.evaluation, presentedChain: outcome.presented, realChain: configuration.chain, events: log.events,
+            scenario: scenario, model: app.model, evaluation: outcome.evaluation, presentedChain: outcome.presented, realChain: configuration.chain,
+            events: log.events,
             attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret, waiting: proxy != nil),
             serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: outcome.handshakeCompleted)
     }
