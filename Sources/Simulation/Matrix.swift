@@ -139,20 +139,20 @@ public struct Matrix: Sendable {
         private func yN(_ value: Bool) -> String { value ? "Y" : "N" }
     }
 
+    /// One policy against one attack: what that run showed.
     public struct Cell: Sendable {
         public let policy: Policy
         public let column: Column
-        public let trusted: Bool
-        public let attackerSawPlaintext: Bool
-        public let serverReceivedRequest: Bool
+        public let result: RunOutcome
+
+        public var trusted: Bool { result.trusted }
+        public var attackerSawPlaintext: Bool { result.attackerSawPlaintext }
+        public var serverReceivedRequest: Bool { result.serverReceivedRequest }
         /// The trace step that decided; nil when the client never judged a chain.
-        public let decidingCheck: TraceStep.Check?
+        public var decidingCheck: TraceStep.Check? { result.decidingCheck }
 
         /// "ACCEPTED at chainTrust", as a run's verdict line says it.
-        public var verdict: String {
-            guard let decidingCheck else { return trusted ? "ACCEPTED" : "NO VERDICT: the client never judged a chain" }
-            return "\(trusted ? "ACCEPTED" : "REJECTED") at \(decidingCheck.rawValue)"
-        }
+        public var verdict: String { result.verdict(noVerdict: "the client never judged a chain") }
 
         /// "LEAKED" (accepted, and the attacker read the traffic), "accepted" (accepted, nothing leaked) or "rejected".
         public var symbol: String { trusted ? (attackerSawPlaintext ? "LEAKED" : "accepted") : "rejected" }
@@ -284,10 +284,7 @@ public struct Matrix: Sendable {
         let cells = try arena.perform(jobs, columns: columns, workers: workers) { stage, job in
             let (policy, column) = job
             let scenario = Matrix.scenario(arena.staged, policy, column, pinnedIDs: arena.pinnedIDs)
-            let run = try stage.run(scenario, column, app: ScenarioRunner.App(scenario, arena.world))
-            return Cell(
-                policy: policy, column: column, trusted: run.trusted, attackerSawPlaintext: run.attackerSawPlaintext,
-                serverReceivedRequest: run.serverReceivedRequest, decidingCheck: run.evaluation?.decidingStep?.check)
+            return Cell(policy: policy, column: column, result: try stage.run(scenario, column, app: ScenarioRunner.App(scenario, arena.world)))
         }
         scenarioID = scenario.id
         self.rows = rows

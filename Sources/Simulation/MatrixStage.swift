@@ -37,26 +37,16 @@ final class MatrixStage: Sendable {
         }
     }
 
-    /// What one run showed: the verdict, what the attacker read, whether the bank got the request.
-    struct Run: Sendable {
-        let evaluation: PolicyEvaluation?
-        let attackerSawPlaintext: Bool
-        let serverReceivedRequest: Bool
-
-        var trusted: Bool { evaluation?.isTrusted ?? false }
-    }
-
     /// `scenario` (the staged one under `column`'s attack, see `Matrix.attacked`) with `app` deciding.
-    func run(_ scenario: Scenario, _ column: Matrix.Column, app: ScenarioRunner.App) -> Run {
+    func run(_ scenario: Scenario, _ column: Matrix.Column, app: ScenarioRunner.App) -> RunOutcome {
         let proxy = proxies[column]
         let flowsBefore = proxy?.flows.count ?? 0
         let requestsBefore = origin.requestsReceived.count
         let client = column.installsAttackerCA ? installedClient : client
-        let outcome = ScenarioRunner.exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: EventLog())
+        let exchanged = ScenarioRunner.exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: EventLog())
         let flows = proxy?.flows.dropFirst(flowsBefore) ?? []
-        return Run(
-            evaluation: outcome.evaluation, attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
-            serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
+        return RunOutcome(
+            exchanged, attackerSawPlaintext: flows.contains(where: \.sawPlaintext), serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
     }
 
     func stop() {

@@ -39,20 +39,36 @@ public struct RunReport: Sendable {
     public let scenario: Scenario
     /// The client that judged, as the scenario built it.
     public let model: any ClientModel
-    /// Nil when the handshake ended before the client judged a chain.
-    public let evaluation: PolicyEvaluation?
-    /// The chain the client was shown (leaf first), and the chain the real server sends.
-    public let presentedChain: [Certificate]
+    /// What the run showed, in the shape every report reads.
+    public let result: RunOutcome
+    /// The chain the real server sends.
     public let realChain: [Certificate]
     public let events: [NetworkEvent]
     public let attackerView: AttackerView
-    public let serverReceivedRequest: Bool
-    public let handshakeCompleted: Bool
     /// The lesson's tries, each run from the lesson as written (empty unless the run asked for them).
     public var tries: [TryResult] = []
 
-    public var trusted: Bool { evaluation?.isTrusted ?? false }
-    public var decidingCheck: TraceStep.Check? { evaluation?.decidingStep?.check }
+    /// One run: `exchanged` as the client saw it, with what the attacker and the bank saw.
+    init(
+        scenario: Scenario, model: any ClientModel, _ exchanged: ScenarioRunner.Exchange, realChain: [Certificate], events: [NetworkEvent],
+        attackerView: AttackerView, serverReceivedRequest: Bool
+    ) {
+        self.scenario = scenario
+        self.model = model
+        result = RunOutcome(exchanged, attackerSawPlaintext: attackerView.sawPlaintext, serverReceivedRequest: serverReceivedRequest)
+        self.realChain = realChain
+        self.events = events
+        self.attackerView = attackerView
+    }
+
+    /// Nil when the handshake ended before the client judged a chain.
+    public var evaluation: PolicyEvaluation? { result.evaluation }
+    /// The chain the client was shown, leaf first.
+    public var presentedChain: [Certificate] { result.presentedChain }
+    public var serverReceivedRequest: Bool { result.serverReceivedRequest }
+    public var handshakeCompleted: Bool { result.handshakeCompleted }
+    public var trusted: Bool { result.trusted }
+    public var decidingCheck: TraceStep.Check? { result.decidingCheck }
 
     /// Each expectation of the scenario against what happened.
     public var checks: [Check] {
@@ -61,7 +77,7 @@ public struct RunReport: Sendable {
         if let deciding = expect.decidingCheck {
             checks.append(Check(name: "decidingCheck", expected: deciding.rawValue, actual: decidingCheck?.rawValue ?? "none"))
         }
-        checks.append(Check(name: "attackerSawPlaintext", expected: "\(expect.attackerSawPlaintext)", actual: "\(attackerView.sawPlaintext)"))
+        checks.append(Check(name: "attackerSawPlaintext", expected: "\(expect.attackerSawPlaintext)", actual: "\(result.attackerSawPlaintext)"))
         checks.append(Check(name: "serverReceivedRequest", expected: "\(expect.serverReceivedRequest)", actual: "\(serverReceivedRequest)"))
         return checks
     }
