@@ -3,7 +3,7 @@ import PKI
 /// What a run knows of a client that its model does not keep: the name sentences give it, the lesson's pins
 /// by their ids, what the app hands its policy as the domain, and the device it runs on. Each model words its
 /// settings with it (`ClientModel.settingsLines(_:)`).
-public struct ClientSettingsContext: Sendable, Equatable {
+public struct ClientSettingsContext: Sendable {
     /// "Alamofire 5", "OkHttp 3.1.1": the client as sentences name it.
     public var displayName: String
     /// The lesson's pinning mode, which a peer library takes in its own terms.
