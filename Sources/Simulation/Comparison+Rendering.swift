@@ -5,12 +5,10 @@ import Policies
 extension Comparison {
     /// The lines above the table: the lesson, its attack, and how every client was set.
     public var heading: [String] {
-        let policy = scenario.client.policy
-        let pinned = policy.pinnedCertificates.isEmpty ? "nothing pinned" : "pinned " + policy.pinnedCertificates.map { "'\($0)'" }.joined(separator: ", ")
-        return [
+        [
             "\(scenario.id): \(scenario.title)",
             "The same attack against every client: \(scenario.attacker.summary).",
-            "Each client has the lesson's pins (pinning mode \(policy.pinningMode), \(pinned)) in its own terms; "
+            "Each client has the lesson's pins (\(scenario.clientSettingsContext.pins)) in its own terms; "
                 + "the AFNetworking rows keep the lesson's other settings.",
         ]
     }

@@ -18,7 +18,7 @@ public struct Comparison: Sendable {
         public var trusted: Bool { report.trusted }
         /// The step that decided; nil when no chain was judged (the handshake failed first, or plain `http://` went out with no trust code).
         public var decidingCheck: TraceStep.Check? { report.decidingCheck }
-        public var attackerSawPlaintext: Bool { report.attackerView.sawPlaintext }
+        public var attackerSawPlaintext: Bool { report.result.attackerSawPlaintext }
     }
 
     /// The lesson as written.

@@ -1,6 +1,4 @@
 import Foundation
-import LoopbackTLS
-import PKI
 import Policies
 
 /// Every AFSecurityPolicy configuration against every attack, each cell a real run on 127.0.0.1.
@@ -109,11 +107,10 @@ public struct Matrix: Sendable {
         /// In full: "pinning mode certificate, allowInvalidCertificates YES, validatesDomainName NO, pinned intermediate",
         /// naming the release first unless it is AFNetworking 4, and only the properties the release has.
         public var description: String {
-            (version == .v4 ? "" : "\(version.rawValue), ")
-                + "pinning mode \(pinningMode.rawValue), allowInvalidCertificates \(yesNo(allowInvalidCertificates)), "
-                + (version.hasValidatesDomainName ? "validatesDomainName \(yesNo(validatesDomainName)), " : "")
-                + (version.hasValidatesCertificateChain ? "validatesCertificateChain \(yesNo(validatesCertificateChain)), " : "")
-                + "pinned \(pinned.rawValue)"
+            let policy = SecurityPolicy(
+                version: version, SSLPinningMode: pinningMode, allowInvalidCertificates: allowInvalidCertificates,
+                validatesDomainName: validatesDomainName, validatesCertificateChain: validatesCertificateChain)
+            return (version == .v4 ? "" : "\(version.rawValue), ") + (policy.settings + ["pinned \(pinned.rawValue)"]).joined(separator: ", ")
         }
 
         /// "cert A=Y V=N pin intermediate": `label` with the pinning mode shortened (cert, pubkey), for narrow tables.
@@ -139,24 +136,23 @@ public struct Matrix: Sendable {
                 + (version.hasValidatesCertificateChain ? ["C=\(yN(validatesCertificateChain))"] : [])).joined(separator: " ")
         }
 
-        private func yesNo(_ value: Bool) -> String { value ? "YES" : "NO" }
         private func yN(_ value: Bool) -> String { value ? "Y" : "N" }
     }
 
+    /// One policy against one attack: what that run showed.
     public struct Cell: Sendable {
         public let policy: Policy
         public let column: Column
-        public let trusted: Bool
-        public let attackerSawPlaintext: Bool
-        public let serverReceivedRequest: Bool
+        public let result: RunOutcome
+
+        public var trusted: Bool { result.trusted }
+        public var attackerSawPlaintext: Bool { result.attackerSawPlaintext }
+        public var serverReceivedRequest: Bool { result.serverReceivedRequest }
         /// The trace step that decided; nil when the client never judged a chain.
-        public let decidingCheck: TraceStep.Check?
+        public var decidingCheck: TraceStep.Check? { result.decidingCheck }
 
         /// "ACCEPTED at chainTrust", as a run's verdict line says it.
-        public var verdict: String {
-            guard let decidingCheck else { return trusted ? "ACCEPTED" : "NO VERDICT: the client never judged a chain" }
-            return "\(trusted ? "ACCEPTED" : "REJECTED") at \(decidingCheck.rawValue)"
-        }
+        public var verdict: String { result.verdict(noVerdict: "the client never judged a chain") }
 
         /// "LEAKED" (accepted, and the attacker read the traffic), "accepted" (accepted, nothing leaked) or "rejected".
         public var symbol: String { trusted ? (attackerSawPlaintext ? "LEAKED" : "accepted") : "rejected" }
@@ -288,10 +284,7 @@ public struct Matrix: Sendable {
         let cells = try arena.perform(jobs, columns: columns, workers: workers) { stage, job in
             let (policy, column) = job
             let scenario = Matrix.scenario(arena.staged, policy, column, pinnedIDs: arena.pinnedIDs)
-            let run = try stage.run(scenario, column, app: ScenarioRunner.App(scenario, arena.world))
-            return Cell(
-                policy: policy, column: column, trusted: run.trusted, attackerSawPlaintext: run.attackerSawPlaintext,
-                serverReceivedRequest: run.serverReceivedRequest, decidingCheck: run.evaluation?.decidingStep?.check)
+            return Cell(policy: policy, column: column, result: try stage.run(scenario, column, app: ScenarioRunner.App(scenario, arena.world)))
         }
         scenarioID = scenario.id
         self.rows = rows
@@ -300,167 +293,5 @@ public struct Matrix: Sendable {
         self.columns = columns
         self.policies = policies
         self.cells = cells
-    }
-}
-
-/// The matrix's world: the scenario's certificates plus the attackers' own, built once.
-struct MatrixArena: Sendable {
-    let staged: Scenario
-    let world: World
-    /// The same certificates with the attacker's CA installed on the device.
-    let installed: World
-    let pinnedIDs: [Matrix.Pinned: String]
-
-    /// `keepsApp` keeps the scenario's App Transport Security and challenge handler (an audit judges the app as
-    /// configured); otherwise AFSecurityPolicy alone decides, as in the matrix.
-    init(_ scenario: Scenario, keepsApp: Bool = false) throws {
-        staged = Self.stage(scenario, keepsApp: keepsApp)
-        world = try World(staged)
-        installed = world.installing(Matrix.attackerCA)
-        var pinned: [Matrix.Pinned: String] = [.leaf: world.server.leaf.id]
-        pinned[.intermediate] = scenario.server.chain.first
-        pinned[.root] = world.server.root?.id
-        pinnedIDs = pinned
-    }
-
-    /// `scenario` with the matrix's certificates added (the ids start with `matrix-`), and an app in which
-    /// AFSecurityPolicy alone decides: AFURLSessionManager answers the challenge, the request is `https://`,
-    /// and the Info.plist leaves the host's trust to the app, as the articles' apps do (`appLegend`).
-    /// Staging a scenario a matrix cell was loaded from starts again from its own certificates, so the
-    /// matrix's are never added twice, and the attacker's CA is again not trusted by the device.
-    static func stage(_ scenario: Scenario, keepsApp: Bool = false) -> Scenario {
-        var staged = scenario
-        if !keepsApp {
-            // The rows are AFSecurityPolicy's, whichever client the lesson runs.
-            staged.client.library = .afnetworking(scenario.client.library.afnetworking ?? .v4)
-            staged.client.challengeHandler = .afnetworking
-            staged.client.ats = AppTransportSecurity(exceptionDomains: [scenario.server.host: .init(allowsInsecureHTTPLoads: true)])
-        }
-        staged.request.scheme = .https
-        let own: Set = [Matrix.attackerCA, Matrix.publicCA, Matrix.wrongHostLeaf, Matrix.expiredLeaf]
-        staged.world.authorities.removeAll { own.contains($0.id) }
-        staged.world.leaves.removeAll { own.contains($0.id) }
-        let clock = scenario.clock
-        let host = scenario.server.host
-        staged.world.authorities += [
-            AuthoritySpec(id: Matrix.attackerCA, name: "Attacker CA"),
-            AuthoritySpec(id: Matrix.publicCA, name: "Public CA", deviceTrust: .system),
-        ]
-        let leafIssuer = scenario.world.leaves.first { $0.id == scenario.server.leaf }?.issuer ?? "self"
-        staged.world.leaves += [
-            LeafSpec(id: Matrix.wrongHostLeaf, issuer: Matrix.publicCA, dnsNames: ["attacker.test"]),
-            LeafSpec(
-                id: Matrix.expiredLeaf, issuer: leafIssuer, dnsNames: [host],
-                notBefore: clock.addingTimeInterval(-400 * 86_400), notAfter: clock.addingTimeInterval(-35 * 86_400)),
-        ]
-        return staged
-    }
-
-    /// `body` for every job, on `workers` threads that each reuse one `MatrixStage` (its origin, proxies and
-    /// clients), in the order of `jobs`.
-    func perform<Job: Sendable, Result: Sendable>(
-        _ jobs: [Job], columns: [Matrix.Column], workers: Int, _ body: @Sendable (MatrixStage, Job) throws -> Result
-    ) throws -> [Result] {
-        let results = Locked<[Int: Result]>([:])
-        let failure = Locked<Error?>(nil)
-        DispatchQueue.concurrentPerform(iterations: max(1, workers)) { worker in
-            do {
-                let stage = try MatrixStage(self, columns: columns)
-                defer { stage.stop() }
-                for index in stride(from: worker, to: jobs.count, by: max(1, workers)) {
-                    let result = try body(stage, jobs[index])
-                    results.withLock { $0[index] = result }
-                }
-            } catch {
-                failure.withLock { $0 = error }
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
-        return results.withLock { done in jobs.indices.compactMap { done[$0] } }
-    }
-
-    /// The rows `rows` asks for; for one release's settings, what is pinned takes only the roles this chain has.
-    func policies(_ rows: Matrix.Rows) -> [Matrix.Policy] {
-        guard case .settings(let version) = rows else { return AFNetworkingVersion.allCases.map(Matrix.Policy.defaultPolicy(of:)) }
-        return SSLPinningMode.allCases.flatMap { mode in
-            // A property the release lacks takes the one value its policy has; validatesCertificateChain is read in pinning modes only.
-            let validatesDomainName = version.hasValidatesDomainName ? [true, false] : [version.defaultValidatesDomainName(for: mode)]
-            let validatesChain = version.hasValidatesCertificateChain && mode != .none ? [true, false] : [true]
-            return [false, true].flatMap { allowInvalid in
-                validatesDomainName.flatMap { validates in
-                    validatesChain.flatMap { validatesChain in
-                        Matrix.Pinned.allCases.filter { $0 == .nothing || pinnedIDs[$0] != nil }.map {
-                            Matrix.Policy(
-                                version: version, pinningMode: mode, allowInvalidCertificates: allowInvalid, validatesDomainName: validates,
-                                validatesCertificateChain: validatesChain, pinned: $0)
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// One worker's servers: an origin, a proxy per column, and a client per trust store, reused for every cell.
-final class MatrixStage: Sendable {
-    private let origin: OriginServer
-    private let proxies: [Matrix.Column: InterceptingProxy]
-    /// A client that trusts the device's store, and one whose user installed the attacker's CA.
-    private let client: TLSClient, installedClient: TLSClient
-
-    init(_ arena: MatrixArena, columns: [Matrix.Column]) throws {
-        let staged = arena.staged
-        let world = arena.world
-        let log = EventLog()
-        origin = try OriginServer(ScenarioRunner.originConfiguration(staged, world), log: log)
-        var proxies: [Matrix.Column: InterceptingProxy] = [:]
-        do {
-            for column in columns {
-                if let attack = try column.attack(in: staged).resolved(in: world, file: staged.file) {
-                    proxies[column] = try InterceptingProxy(
-                        attack: attack, routes: [staged.server.host: origin.port], log: log, factory: world.factory,
-                        allowsWeakCryptography: staged.needsWeakCryptography)
-                }
-            }
-            self.proxies = proxies
-            func makeClient(_ world: World) throws -> TLSClient {
-                try TLSClient(
-                    host: staged.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, platform: staged.client.platform,
-                    identity: try ScenarioRunner.App(staged, world).identity, allowsWeakCryptography: staged.needsWeakCryptography)
-            }
-            client = try makeClient(world)
-            installedClient = try makeClient(arena.installed)
-        } catch {
-            for proxy in proxies.values { proxy.stop() }
-            origin.stop()
-            throw error
-        }
-    }
-
-    /// What one run showed: the verdict, what the attacker read, whether the bank got the request.
-    struct Run: Sendable {
-        let evaluation: PolicyEvaluation?
-        let attackerSawPlaintext: Bool
-        let serverReceivedRequest: Bool
-
-        var trusted: Bool { evaluation?.isTrusted ?? false }
-    }
-
-    /// `scenario` (the staged one under `column`'s attack, see `Matrix.attacked`) with `app` deciding.
-    func run(_ scenario: Scenario, _ column: Matrix.Column, app: ScenarioRunner.App) -> Run {
-        let proxy = proxies[column]
-        let flowsBefore = proxy?.flows.count ?? 0
-        let requestsBefore = origin.requestsReceived.count
-        let client = column.installsAttackerCA ? installedClient : client
-        let outcome = ScenarioRunner.exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: EventLog())
-        let flows = proxy?.flows.dropFirst(flowsBefore) ?? []
-        return Run(
-            evaluation: outcome.evaluation, attackerSawPlaintext: flows.contains(where: \.sawPlaintext),
-            serverReceivedRequest: origin.requestsReceived.count > requestsBefore)
-    }
-
-    func stop() {
-        for proxy in proxies.values { proxy.stop() }
-        origin.stop()
     }
 }

@@ -133,7 +133,7 @@ struct JSONRun: Encodable {
         trusted = report.trusted
         decidingCheck = Nullable(report.decidingCheck?.rawValue)
         urlError = Nullable(report.evaluation?.urlError)
-        attackerSawPlaintext = report.attackerView.sawPlaintext
+        attackerSawPlaintext = report.result.attackerSawPlaintext
         attackerReadSecret = report.attackerView.readSecret
         serverReceivedRequest = report.serverReceivedRequest
         handshakeCompleted = report.handshakeCompleted

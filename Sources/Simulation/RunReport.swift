@@ -37,20 +37,38 @@ public struct RunReport: Sendable {
     }
 
     public let scenario: Scenario
-    /// Nil when the handshake ended before the client judged a chain.
-    public let evaluation: PolicyEvaluation?
-    /// The chain the client was shown (leaf first), and the chain the real server sends.
-    public let presentedChain: [Certificate]
+    /// The client that judged, as the scenario built it.
+    public let model: any ClientModel
+    /// What the run showed, in the shape every report reads.
+    public let result: RunOutcome
+    /// The chain the real server sends.
     public let realChain: [Certificate]
     public let events: [NetworkEvent]
     public let attackerView: AttackerView
-    public let serverReceivedRequest: Bool
-    public let handshakeCompleted: Bool
     /// The lesson's tries, each run from the lesson as written (empty unless the run asked for them).
     public var tries: [TryResult] = []
 
-    public var trusted: Bool { evaluation?.isTrusted ?? false }
-    public var decidingCheck: TraceStep.Check? { evaluation?.decidingStep?.check }
+    /// One run: `exchanged` as the client saw it, with what the attacker and the bank saw.
+    init(
+        scenario: Scenario, model: any ClientModel, _ exchanged: ScenarioRunner.Exchange, realChain: [Certificate], events: [NetworkEvent],
+        attackerView: AttackerView, serverReceivedRequest: Bool
+    ) {
+        self.scenario = scenario
+        self.model = model
+        result = RunOutcome(exchanged, attackerSawPlaintext: attackerView.sawPlaintext, serverReceivedRequest: serverReceivedRequest)
+        self.realChain = realChain
+        self.events = events
+        self.attackerView = attackerView
+    }
+
+    /// Nil when the handshake ended before the client judged a chain.
+    public var evaluation: PolicyEvaluation? { result.evaluation }
+    /// The chain the client was shown, leaf first.
+    public var presentedChain: [Certificate] { result.presentedChain }
+    public var serverReceivedRequest: Bool { result.serverReceivedRequest }
+    public var handshakeCompleted: Bool { result.handshakeCompleted }
+    public var trusted: Bool { result.trusted }
+    public var decidingCheck: TraceStep.Check? { result.decidingCheck }
 
     /// Each expectation of the scenario against what happened.
     public var checks: [Check] {
@@ -59,7 +77,7 @@ public struct RunReport: Sendable {
         if let deciding = expect.decidingCheck {
             checks.append(Check(name: "decidingCheck", expected: deciding.rawValue, actual: decidingCheck?.rawValue ?? "none"))
         }
-        checks.append(Check(name: "attackerSawPlaintext", expected: "\(expect.attackerSawPlaintext)", actual: "\(attackerView.sawPlaintext)"))
+        checks.append(Check(name: "attackerSawPlaintext", expected: "\(expect.attackerSawPlaintext)", actual: "\(result.attackerSawPlaintext)"))
         checks.append(Check(name: "serverReceivedRequest", expected: "\(expect.serverReceivedRequest)", actual: "\(serverReceivedRequest)"))
         return checks
     }
@@ -100,36 +118,8 @@ public struct RunReport: Sendable {
         return lines
     }
 
-    /// The app around the policy, as one line: its AFNetworking, who answers the challenge, which iOS; for a
-    /// peer library, the library.
-    public var clientDescription: String {
-        let client = scenario.client
-        guard client.library.afnetworking != nil else { return client.library.displayName }
-        return "\(client.library.displayName); \(client.challengeHandler.phrase); \(client.platform.name)"
-    }
-
-    /// How the client's policy was set, as one line (only the properties its AFNetworking has; for a peer
-    /// library, the lesson's pins).
-    public var policyDescription: String {
-        let client = scenario.client
-        let policy = client.policy
-        let pinned = policy.pinnedCertificates.isEmpty ? "nothing pinned" : "pinned " + policy.pinnedCertificates.map { "'\($0)'" }.joined(separator: ", ")
-        guard let release = client.library.afnetworking else { return "pinning mode \(policy.pinningMode), \(pinned)" }
-        let domain = client.passesDomain ? "domain '\(scenario.server.host)'" : "domain nil"
-        var settings = ["pinning mode \(policy.pinningMode)", "allowInvalidCertificates \(policy.allowInvalidCertificates ? "YES" : "NO")"]
-        if release.hasValidatesDomainName { settings.append("validatesDomainName \(policy.validatesDomainName ? "YES" : "NO")") }
-        if release.hasValidatesCertificateChain {
-            settings.append("validatesCertificateChain \(policy.validatesCertificateChain ? "YES" : "NO")")
-        }
-        return (settings + [pinned, domain]).joined(separator: ", ")
-    }
-
-    /// The header lines every renderer shows above the trace: the app, its ATS, its policy; for a peer
-    /// library, the library and the lesson's pins it was given in its own terms.
-    public var settingsLines: [String] {
-        guard scenario.client.library.afnetworking != nil else {
-            return ["App: \(clientDescription)", "The lesson's pins, in \(clientDescription)'s terms: \(policyDescription)"]
-        }
-        return ["App: \(clientDescription)", "ATS: \(scenario.client.ats.summary)", "AFSecurityPolicy: \(policyDescription)"]
-    }
+    /// The header lines every renderer shows above the trace, worded by the model that judged: for the iOS
+    /// client the app, its ATS and its policy; for a peer library, the library and the lesson's pins it was given
+    /// in its own terms.
+    public var settingsLines: [String] { model.settingsLines(scenario.clientSettingsContext) }
 }

@@ -27,13 +27,13 @@ public enum ScenarioRunner {
         let client = try TLSClient(
             host: scenario.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, platform: scenario.client.platform,
             identity: app.identity, allowsWeakCryptography: weak, keyLog: keyLog)
-        let outcome = exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: log)
+        let exchanged = exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: log)
         proxy?.stop()
         origin.stop()
         return RunReport(
-            scenario: scenario, evaluation: outcome.evaluation, presentedChain: outcome.presented, realChain: configuration.chain, events: log.events,
+            scenario: scenario, model: app.model, exchanged, realChain: configuration.chain, events: log.events,
             attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret, waiting: proxy != nil),
-            serverReceivedRequest: !origin.requestsReceived.isEmpty, handshakeCompleted: outcome.handshakeCompleted)
+            serverReceivedRequest: !origin.requestsReceived.isEmpty)
     }
 
     /// The lesson, then each of its tries: the keys pressed on the lesson as written, and the result run for real.
@@ -75,8 +75,9 @@ public enum ScenarioRunner {
         }
     }
 
-    /// What one exchange showed: the client's evaluation (nil when the handshake ended before it judged).
-    struct Outcome: Sendable {
+    /// What one exchange showed the client: its evaluation (nil when the handshake ended before it judged); a
+    /// `RunOutcome` adds what the attacker and the bank saw.
+    struct Exchange: Sendable {
         var evaluation: PolicyEvaluation?
         /// The chain the client was shown, leaf first (empty without TLS).
         var presented: [Certificate] = []
@@ -93,16 +94,16 @@ public enum ScenarioRunner {
     /// plain text unless the client's own rule refuses it before any connection (ATS for the iOS client, Android's
     /// cleartextTrafficPermitted for the Network Security Config; the other libraries have none); `https://` is
     /// judged in the handshake.
-    static func exchange(_ scenario: Scenario, _ app: App, client: TLSClient, port: UInt16, log: EventLog) -> Outcome {
+    static func exchange(_ scenario: Scenario, _ app: App, client: TLSClient, port: UInt16, log: EventLog) -> Exchange {
         let host = scenario.server.host
         let request = HTTPMessage.request(
             scenario.request.method, scenario.request.path, host: host, body: Array(scenario.request.body.utf8),
             contentType: scenario.request.body.isEmpty ? nil : "application/x-www-form-urlencoded")
         if scenario.request.scheme == .http {
             let load = app.model.evaluateLoad(scheme: scenario.request.scheme.rawValue, host: host)
-            if let load, !load.isTrusted { return Outcome(evaluation: load) }
+            if let load, !load.isTrusted { return Exchange(evaluation: load) }
             let sent: TLSClient.Result<Judged> = client.exchangePlainHTTP(.direct(port: port), request: request, log: log)
-            return Outcome(evaluation: load, handshakeCompleted: sent.handshakeCompleted)
+            return Exchange(evaluation: load, handshakeCompleted: sent.handshakeCompleted)
         }
         let domain = scenario.client.passesDomain ? host : nil
         let result = client.exchange(.direct(port: port), request: request, log: log) { trust, negotiated in
@@ -111,7 +112,7 @@ public enum ScenarioRunner {
         }
         let identityStep = result.certificateRequested ? app.identityStep : nil
         let evaluation = result.verdict.map { verdict in identityStep.map { verdict.evaluation.appending($0) } ?? verdict.evaluation }
-        return Outcome(evaluation: evaluation, presented: result.verdict?.presented ?? [], handshakeCompleted: result.handshakeCompleted)
+        return Exchange(evaluation: evaluation, presented: result.verdict?.presented ?? [], handshakeCompleted: result.handshakeCompleted)
     }
 
     /// The real bank: plain HTTP for an `http://` request, otherwise the world's server with its TLS settings,

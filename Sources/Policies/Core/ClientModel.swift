@@ -15,6 +15,12 @@ public protocol ClientModel: Sendable {
     /// Before any connection, for a URL of `scheme`: an evaluation when the client has a rule for it (ATS, or
     /// Android's cleartextTrafficPermitted for `http://`), nil when it has none and the load simply goes out.
     func evaluateLoad(scheme: String, host: String) -> PolicyEvaluation?
+
+    // How a run describes the client (`ClientModel+Settings.swift`).
+
+    /// The lines a run shows above the trace: the client and its settings, in the model's own terms, with
+    /// the names the lesson gave (`client`). A peer library takes the default: its name and the lesson's pins.
+    func settingsLines(_ client: ClientSettingsContext) -> [String]
 }
 
 extension ClientModel {

@@ -76,12 +76,9 @@ extension Audit {
     }
 }
 
-extension Audit.Attack {
+extension Audit.AttackVerdict {
     /// "REJECTED at pinnedPublicKeyMatch", "ACCEPTED at chainTrust", or why there was no verdict.
-    public var verdict: String {
-        guard let decidingCheck else { return trusted ? "ACCEPTED" : "NO VERDICT: the handshake ended before the client judged a chain" }
-        return "\(trusted ? "ACCEPTED" : "REJECTED") at \(decidingCheck.rawValue)"
-    }
+    public var verdict: String { result.verdict(noVerdict: "the handshake ended before the client judged a chain") }
 }
 
 extension AuditPin {

@@ -7,12 +7,14 @@ import Policies
 /// would raise. `Docs/audit.md` explains it for a developer.
 public struct Audit: Sendable {
     /// One attack against one host, as one client judged it.
-    public struct Attack: Sendable {
+    public struct AttackVerdict: Sendable {
         public let column: Matrix.Column
-        public let trusted: Bool
-        public let attackerSawPlaintext: Bool
+        public let result: RunOutcome
+
+        public var trusted: Bool { result.trusted }
+        public var attackerSawPlaintext: Bool { result.attackerSawPlaintext }
         /// The step that decided; nil when the client never judged a chain (the handshake ended first).
-        public let decidingCheck: TraceStep.Check?
+        public var decidingCheck: TraceStep.Check? { result.decidingCheck }
 
         /// True when the client accepted an attacker who then read the request: counted for every column but
         /// `none` (the real server) and `stolenKey` (the real key, which no client-side check can tell from the server).
@@ -22,7 +24,7 @@ public struct Audit: Sendable {
     /// One client's verdicts on one host.
     public struct Verdicts: Sendable {
         public let client: String
-        public let attacks: [Attack]
+        public let attacks: [AttackVerdict]
     }
 
     /// One host: where it came from, its generated world, its pins, and every client's verdicts.
@@ -68,9 +70,7 @@ public struct Audit: Sendable {
             let jobs = apps.indices.flatMap { judge in columns.map { (judge, $0) } }
             let results = try arena.perform(jobs, columns: columns, workers: workers) { stage, job in
                 let scenario = Matrix.attacked(arena.staged, job.1)
-                let run = stage.run(scenario, job.1, app: apps[job.0])
-                return Attack(
-                    column: job.1, trusted: run.trusted, attackerSawPlaintext: run.attackerSawPlaintext, decidingCheck: run.evaluation?.decidingStep?.check)
+                return AttackVerdict(column: job.1, result: stage.run(scenario, job.1, app: apps[job.0]))
             }
             let verdicts = judges.indices.map { judge in
                 Verdicts(client: judges[judge].name, attacks: Array(results[(judge * columns.count)..<((judge + 1) * columns.count)]))
