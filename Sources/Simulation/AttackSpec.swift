@@ -1,3 +1,5 @@
+import Policies
+
 /// An attack in the scenario's words (the `attacker` block), the one vocabulary every front end uses:
 /// lessons, the console's `A` key, the matrix's columns and the lab. `none` means nobody is on the path.
 public struct AttackSpec: Sendable, Decodable, Equatable {

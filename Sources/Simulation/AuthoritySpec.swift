@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import Policies
 
 public struct AuthoritySpec: Sendable, Decodable {
     public var id: String

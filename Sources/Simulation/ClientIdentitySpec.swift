@@ -1,3 +1,5 @@
+import Policies
+
 /// A client certificate for two-way TLS, shipped in the app as a password-protected `.p12`.
 public struct ClientIdentitySpec: Sendable, Decodable {
     public var id: String

@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import Policies
 
 public struct LeafSpec: Sendable, Decodable {
     public var id: String

@@ -1,3 +1,5 @@
+import Policies
+
 /// A lesson's text in Markdown: what is shown before the class predicts the verdict, and what after.
 public struct Lesson: Sendable, Decodable, Equatable {
     /// The situation and the question; it must not give away the verdict, the deciding step or the loot.

@@ -1,4 +1,5 @@
 import Foundation
+import Policies
 
 /// The request the app sends once it trusts the server; `secret` is what an attacker must not read.
 public struct RequestSpec: Sendable {

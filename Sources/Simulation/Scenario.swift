@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import Policies
 
 /// A lesson: a world of certificates, a server, an attacker, a client with its policy, a request, and
 /// what the run should show. Scenarios are YAML files in `Scenarios/`; `Docs/scenario-format.md`

@@ -1,4 +1,5 @@
 import PKI
+import Policies
 
 public struct ServerSpec: Sendable, Decodable {
     public var host: String

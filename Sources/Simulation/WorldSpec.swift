@@ -1,3 +1,5 @@
+import Policies
+
 /// The certificates of a lesson: authorities (roots and intermediates), leaves, and a client identity.
 public struct WorldSpec: Sendable, Decodable {
     public var authorities: [AuthoritySpec]
