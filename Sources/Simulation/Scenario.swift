@@ -444,7 +444,10 @@ public struct Expectations: Sendable, Decodable {
 }
 
 extension TraceStep.Check {
-    static let choices = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    static let choices = Dictionary(
+        uniqueKeysWithValues: [afNetworkingChecks, appleIOSChecks, trustKitChecks, curlChecks, alamofireChecks, okHttpChecks, androidChecks].joined().map {
+            ($0.rawValue, $0)
+        })
 }
 
 extension KeyType {
