@@ -14,7 +14,7 @@ public struct Expectations: Sendable, Decodable {
         trusted = try container.decodeValue(Bool.self, forKey: .trusted)
         decidingCheck =
             try container.contains(.decidingCheck)
-            ? container.decodeChoice(TraceStep.Check.choices, forKey: .decidingCheck)
+            ? container.decodeChoice(TraceStep.Check.choices(for: decoder), forKey: .decidingCheck)
             : nil
         attackerSawPlaintext = try container.decodeValue(Bool.self, forKey: .attackerSawPlaintext)
         serverReceivedRequest = try container.decodeValue(Bool.self, forKey: .serverReceivedRequest)

@@ -30,7 +30,7 @@ public struct LessonTry: Sendable, Decodable, Equatable {
         trusted = try container.decodeValue(Bool.self, forKey: .trusted)
         decidingCheck =
             try container.contains(.decidingCheck)
-            ? container.decodeChoice(TraceStep.Check.choices, forKey: .decidingCheck)
+            ? container.decodeChoice(TraceStep.Check.choices(for: decoder), forKey: .decidingCheck)
             : nil
         attackerReadSecret = try container.decodeValueIfPresent(Bool.self, forKey: .attackerReadSecret)
         note = try container.decodeValueIfPresent(String.self, forKey: .note)

@@ -1,62 +1,22 @@
 import Policies
 
-/// The settings of a peer library that a lesson's pins do not say: TrustKit's enforcement and expiry, and the
-/// Android app's target SDK and pin-set expiry. Each applies wherever that model runs in the lesson (its
-/// `client.library`, or a row of `compare`), so a comparison's rows share them.
-public struct PeerOptions: Sendable, Equatable {
-    /// `client.trustKit.TSKEnforcePinning` (default YES): NO is report-only.
-    public var trustKitEnforcePinning = true
-    /// `client.trustKit.TSKExpirationDate` (yyyy-MM-dd, UTC): after it the pins are not checked.
-    public var trustKitExpirationDate: String?
-    /// `client.android.targetSdkVersion` (default a current SDK): 23 or lower trusts user-installed CAs by default.
-    public var androidTargetSdkVersion = NetworkSecurityConfig.defaultTargetSdkVersion
-    /// `client.android.pinSetExpiration` (yyyy-MM-dd): the Network Security Config's `<pin-set expiration>`.
-    public var androidPinSetExpiration: String?
+/// The lesson options a lesson gives (`client.trustKit`, `client.android`, …), each under its library's key,
+/// with every option type's defaults for the keys it leaves out.
+public struct PeerOptions: Sendable {
+    private var values: [String: any LessonOptions] = [:]
 
     public init() {}
-}
 
-extension PeerOptions {
-    /// `client.trustKit`, with TrustKit's own key names.
-    struct TrustKitKeys: Decodable {
-        let enforcePinning: Bool?
-        let expirationDate: String?
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case enforcePinning = "TSKEnforcePinning"
-            case expirationDate = "TSKExpirationDate"
-        }
-
-        init(from decoder: Decoder) throws {
-            let container = try decoder.strictContainer(CodingKeys.self)
-            enforcePinning = try container.decodeValueIfPresent(Bool.self, forKey: .enforcePinning)
-            expirationDate = try container.decodeValueIfPresent(String.self, forKey: .expirationDate)
-            if let expirationDate, CalendarDay.date(expirationDate) == nil {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .expirationDate, in: container, debugDescription: "expected a date as yyyy-MM-dd, found '\(expirationDate)'")
-            }
-        }
+    /// The options under `Options.key`: as the lesson wrote them, or their defaults.
+    public subscript<Options: LessonOptions>(_ type: Options.Type) -> Options {
+        get { values[Options.key] as? Options ?? Options() }
+        set { values[Options.key] = newValue }
     }
 
-    /// `client.android`: the app's manifest and its Network Security Config's pin-set expiry.
-    struct AndroidKeys: Decodable {
-        let targetSdkVersion: Int?
-        let pinSetExpiration: String?
-
-        enum CodingKeys: String, CodingKey, CaseIterable { case targetSdkVersion, pinSetExpiration }
-
-        init(from decoder: Decoder) throws {
-            let container = try decoder.strictContainer(CodingKeys.self)
-            targetSdkVersion = try container.decodeValueIfPresent(Int.self, forKey: .targetSdkVersion)
-            if let targetSdkVersion, !(1...100).contains(targetSdkVersion) {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .targetSdkVersion, in: container, debugDescription: "expected an Android API level from 1 to 100, found \(targetSdkVersion)")
-            }
-            pinSetExpiration = try container.decodeValueIfPresent(String.self, forKey: .pinSetExpiration)
-            if let pinSetExpiration, CalendarDay.date(pinSetExpiration) == nil {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .pinSetExpiration, in: container, debugDescription: "expected a date as yyyy-MM-dd, found '\(pinSetExpiration)'")
-            }
-        }
+    /// Reads `type` from its key of the client block, when the lesson writes it.
+    mutating func decode<Options: LessonOptions>(_ type: Options.Type, from container: KeyedDecodingContainer<AnyKey>) throws {
+        let key = AnyKey(stringValue: Options.key)
+        guard container.contains(key) else { return }
+        values[Options.key] = try container.decode(Options.self, forKey: key)
     }
 }

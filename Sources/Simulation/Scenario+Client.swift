@@ -5,10 +5,14 @@ import Policies
 
 /// The app: its AFNetworking release and `AFSecurityPolicy`, who answers the server-trust challenge, App
 /// Transport Security as its Info.plist sets it, and the password it opens its client certificate with; or a
-/// peer library (`okhttp`, `trustkit`, …) with the lesson's pins, which is all a peer's client block may give.
+/// peer library (`okhttp`, `trustkit`, …) with the lesson's pins and the libraries' lesson options, which is all
+/// a peer's client block may give.
 public struct ClientSpec: Sendable, Decodable {
     /// The client model: an AFNetworking release whose `AFSecurityPolicy` the iOS client runs, or a peer library.
     public var library: ClientModelName
+    /// The registry the lesson was read with (`ScenarioLoader`'s `libraries`): its names are the ones `library`
+    /// and `clients:` may use, and it builds the model.
+    public var libraries: ClientLibraries
     public var policy: PolicySpec
     /// The domain handed to the policy: the server's host unless the file says `domain: null`.
     public var passesDomain: Bool
@@ -22,23 +26,27 @@ public struct ClientSpec: Sendable, Decodable {
     public var infoPlist: String?
     /// The password the app passes to `SecPKCS12Import`; nil for the one the `.p12` was made with (`world.clientIdentity.password`).
     public var pkcs12Password: String?
-    /// `client.trustKit` and `client.android`: what the peer models need beyond the pins.
+    /// `client.trustKit`, `client.android`, …: the lesson options of the registry's libraries, what the peer models
+    /// need beyond the pins.
     public var peerOptions = PeerOptions()
 
+    /// The keys every lesson may give, and the iOS client's; each library's lesson options add theirs.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case library, platform, policy, domain, challengeHandler, ats, infoPlist, linkedBeforeIOS9, pkcs12Password, trustKit, android
+        case library, platform, policy, domain, challengeHandler, ats, infoPlist, linkedBeforeIOS9, pkcs12Password
     }
 
     public init(from decoder: Decoder) throws {
-        let container = try decoder.strictContainer(CodingKeys.self)
-        library = try container.decodeChoice(choices(ClientModelName.allCases), forKey: .library)
-        if library.afnetworking == nil,
-            let key = CodingKeys.allCases.first(where: { ![.library, .policy, .trustKit, .android].contains($0) && container.contains($0) })
-        {
+        libraries = decoder.userInfo[.clientLibraries] as? ClientLibraries ?? .builtIn
+        let options = libraries.lessonOptions
+        let container = try decoder.strictContainer(CodingKeys.self, listing: options.map { $0.key })
+        library = try container.decodeChoice(libraries.modelChoices, forKey: .library)
+        let ownKeys = libraries.library(of: library)?.clientKeys ?? []
+        if let key = CodingKeys.allCases.first(where: { ![.library, .policy].contains($0) && !ownKeys.contains($0.stringValue) && container.contains($0) }) {
+            let given = ["library", "policy"] + options.map { $0.key }
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container,
                 debugDescription: "\(library) has no \(key.stringValue) (it belongs to the iOS client of the afnetworking-… names; a peer library's client "
-                    + "block gives library, policy, trustKit and android only)")
+                    + "block gives \(given.dropLast().joined(separator: ", ")) and \(given.last ?? "") only)")
         }
         platform = try container.contains(.platform) ? container.decodeChoice(choices(Platform.iOS), forKey: .platform) : .iOS13
         guard container.contains(.policy) else {
@@ -80,14 +88,8 @@ public struct ClientSpec: Sendable, Decodable {
         }
         ats.linkedBeforeIOS9 = try container.decodeValueIfPresent(Bool.self, forKey: .linkedBeforeIOS9) ?? false
         pkcs12Password = try container.decodeValueIfPresent(String.self, forKey: .pkcs12Password)
-        if let trustKit = try container.decodeIfPresent(PeerOptions.TrustKitKeys.self, forKey: .trustKit) {
-            peerOptions.trustKitEnforcePinning = trustKit.enforcePinning ?? true
-            peerOptions.trustKitExpirationDate = trustKit.expirationDate
-        }
-        if let android = try container.decodeIfPresent(PeerOptions.AndroidKeys.self, forKey: .android) {
-            peerOptions.androidTargetSdkVersion = android.targetSdkVersion ?? NetworkSecurityConfig.defaultTargetSdkVersion
-            peerOptions.androidPinSetExpiration = android.pinSetExpiration
-        }
+        let keyed = try decoder.container(keyedBy: AnyKey.self)
+        for type in options { try peerOptions.decode(type, from: keyed) }
     }
 }
 
@@ -249,4 +251,7 @@ extension CodingUserInfoKey {
     /// An `UnmodelledATSKeys` that collects the ATS keys mitmsim does not model instead of refusing them (an audit).
     // The initializer is failable by protocol only: it accepts every string.
     static let unmodelledATSKeys = CodingUserInfoKey(rawValue: "mitmsim.unmodelledATSKeys")!
+    /// The `ClientLibraries` a scenario is read with; `ClientLibraries.builtIn` when absent.
+    // The initializer is failable by protocol only: it accepts every string.
+    static let clientLibraries = CodingUserInfoKey(rawValue: "mitmsim.clientLibraries")!
 }

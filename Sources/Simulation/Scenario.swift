@@ -26,7 +26,7 @@ public struct Scenario: Sendable, Decodable {
     public var request: RequestSpec
     public var expect: Expectations
     /// The client models `compare` runs the attack against, in the file's order: the lesson's comparison set,
-    /// for lessons about the comparison. Nil when the file gives none (every model: `ClientModelName.allCases`).
+    /// for lessons about the comparison. Nil when the file gives none (every model of `client.libraries`).
     public var clients: [ClientModelName]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -61,11 +61,11 @@ public struct Scenario: Sendable, Decodable {
         client = try container.decode(ClientSpec.self, forKey: .client)
         request = try container.contains(.request) ? RequestSpec(from: container.superDecoder(forKey: .request), host: server.host) : RequestSpec()
         expect = try container.decode(Expectations.self, forKey: .expect)
-        clients = try container.contains(.clients) ? Self.decodeClients(container) : nil
+        clients = try container.contains(.clients) ? Self.decodeClients(container, libraries: client.libraries) : nil
     }
 
     /// `clients:`: at least one model name, each once.
-    private static func decodeClients(_ container: KeyedDecodingContainer<CodingKeys>) throws -> [ClientModelName] {
+    private static func decodeClients(_ container: KeyedDecodingContainer<CodingKeys>, libraries: ClientLibraries) throws -> [ClientModelName] {
         let names = try container.decodeStrings(forKey: .clients)
         guard !names.isEmpty else {
             throw DecodingError.dataCorruptedError(
@@ -75,14 +75,14 @@ public struct Scenario: Sendable, Decodable {
             func refuse(_ reason: String) -> DecodingError {
                 .dataCorrupted(.init(codingPath: container.codingPath + [CodingKeys.clients, AnyKey(intValue: index)], debugDescription: reason))
             }
-            guard let model = ClientModelName(rawValue: name) else { throw refuse("'\(name)' is not a client model (\(ClientModelName.names))") }
+            guard let model = libraries.modelChoices[name] else { throw refuse("'\(name)' is not a client model (\(libraries.names))") }
             guard !names.prefix(index).contains(name) else { throw refuse("'\(name)' is named twice (each client is compared once)") }
             return model
         }
     }
 
     /// The client models `compare` runs: the file's `clients:`, or every model.
-    public var comparedClients: [ClientModelName] { clients ?? ClientModelName.allCases }
+    public var comparedClients: [ClientModelName] { clients ?? client.libraries.modelNames }
 
     /// True when a run needs cryptography OpenSSL refuses by default: a server limited to TLS 1.0 or 1.1,
     /// or a certificate with an RSA-1024 key or a SHA-1 signature (the lessons about what ATS and iOS refuse).

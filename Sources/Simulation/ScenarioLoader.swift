@@ -4,8 +4,8 @@ import Yams
 
 /// Reads scenario files: YAML in, a checked `Scenario` or a `ScenarioError` out.
 public enum ScenarioLoader {
-    /// Loads one file; the id is its name without `.yaml`.
-    public static func load(_ path: String) throws -> Scenario {
+    /// Loads one file; the id is its name without `.yaml`. Its client models are those of `libraries`.
+    public static func load(_ path: String, libraries: ClientLibraries = .builtIn) throws -> Scenario {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: ScenarioLimits.fileBytes, kind: "a scenario file")
@@ -13,11 +13,12 @@ public enum ScenarioLoader {
             throw ScenarioError(file: path, path: "", reason: error.reason)
         }
         let directory = path.range(of: "/", options: .backwards).map { String(path[..<$0.lowerBound]) }.map { $0.isEmpty ? "/" : $0 } ?? ""
-        return try decode(Data(bytes), file: path, id: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, directory: directory)
+        return try decode(
+            Data(bytes), file: path, id: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, directory: directory, libraries: libraries)
     }
 
     /// Every `*.yaml` in `directory`, sorted by file name (the catalog order).
-    public static func loadAll(in directory: String) throws -> [Scenario] {
+    public static func loadAll(in directory: String, libraries: ClientLibraries = .builtIn) throws -> [Scenario] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw ScenarioError(file: directory, path: "", reason: "no such directory")
@@ -31,14 +32,17 @@ public enum ScenarioLoader {
                 file: directory, path: "",
                 reason: "holds more than \(ScenarioLimits.filesPerDirectory) scenario files, the most mitmsim reads from one directory")
         }
-        return try files.map { try load(directory + "/" + $0) }
+        return try files.map { try load(directory + "/" + $0, libraries: libraries) }
     }
 
     /// Decodes and checks one scenario's YAML; `file` is how errors name it, `id` becomes its id.
     ///
     /// `directory` is where files the scenario names (`client.infoPlist`) are read from, relative to the
     /// working directory when empty; nil for a scenario that is no file (a lesson built into mitmsim), which may name none.
-    public static func decode(_ data: Data, file: String, id: String, directory: String? = nil) throws -> Scenario {
+    /// `libraries` are the client models `client.library` and `clients:` may name, and the checks `decidingCheck:` may.
+    public static func decode(
+        _ data: Data, file: String, id: String, directory: String? = nil, libraries: ClientLibraries = .builtIn
+    ) throws -> Scenario {
         func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
         guard data.count <= ScenarioLimits.fileBytes else {
             throw fail("", "is larger than \(InputFile.size(ScenarioLimits.fileBytes)), the most mitmsim reads from a scenario file")
@@ -52,7 +56,9 @@ public enum ScenarioLoader {
         guard measured != nil else { throw empty }
         let decoded = try compose(text, file: file) { root in
             do {
-                return try YAMLDecoder().decode(Scenario.self, from: root, userInfo: directory.map { [.scenarioDirectory: $0] } ?? [:])
+                var userInfo: [CodingUserInfoKey: Any] = [.clientLibraries: libraries]
+                if let directory { userInfo[.scenarioDirectory] = directory }
+                return try YAMLDecoder().decode(Scenario.self, from: root, userInfo: userInfo)
             } catch let error as DecodingError {
                 throw describe(error, in: root, file: file)
             }

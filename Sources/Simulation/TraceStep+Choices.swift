@@ -1,5 +1,8 @@
 import Policies
 
 extension TraceStep.Check {
-    static let choices = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    /// The checks a `decidingCheck:` may name: those of the libraries the scenario is read with.
+    static func choices(for decoder: Decoder) -> [String: Self] {
+        (decoder.userInfo[.clientLibraries] as? ClientLibraries ?? .builtIn).checkChoices
+    }
 }

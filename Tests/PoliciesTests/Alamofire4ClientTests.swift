@@ -157,6 +157,5 @@ struct Alamofire4ClientTests {
         let evaluation = Self.client(.disable).evaluate(Self.world.connection(.forged))
         #expect(
             evaluation.steps.map(\.check) == [.alamofire4PolicyLookup, .alamofire4DisabledEvaluation, .challengeDisposition, .alamofireAppTransportSecurity])
-        #expect(Alamofire4Client().modelName == "alamofire-4")
     }
 }

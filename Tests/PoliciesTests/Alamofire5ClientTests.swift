@@ -226,9 +226,8 @@ struct Alamofire5ClientTests {
         #expect(!pinned.steps.contains { $0.check == .alamofireAppTransportSecurity })
     }
 
-    @Test("the model is named alamofire-5 and a Session without a ServerTrustManager is the default")
-    func modelName() {
-        #expect(Alamofire5Client().modelName == "alamofire-5")
+    @Test("a Session without a ServerTrustManager is the default")
+    func defaultSession() {
         #expect(Alamofire5Client().serverTrustManager == nil)
         #expect(ServerTrustManager(evaluators: [:]).allHostsMustBeEvaluated)
     }

@@ -202,11 +202,4 @@ struct OkHttpClientTests {
             #expect(error.description == message)
         }
     }
-
-    @Test("Model names are the ones compare and --library use")
-    func modelNames() {
-        #expect(OkHttpClient().modelName == "okhttp")
-        #expect(OkHttpClient(version: .beforeChainCleaning).modelName == "okhttp-3.1.1")
-        #expect(AndroidNetworkSecurityClient().modelName == "android-nsc")
-    }
 }

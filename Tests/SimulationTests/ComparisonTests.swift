@@ -126,7 +126,7 @@ struct ClientsKeyTests {
     @Test(
         "A broken clients: list is one line naming the entry",
         arguments: [
-            ("[okhttp, okhttp-3]", "x.yaml: clients[1]: 'okhttp-3' is not a client model (\(ClientModelName.names))"),
+            ("[okhttp, okhttp-3]", "x.yaml: clients[1]: 'okhttp-3' is not a client model (\(ClientLibraries.builtIn.names))"),
             ("[curl, trustkit, curl]", "x.yaml: clients[2]: 'curl' is named twice (each client is compared once)"),
             ("[]", "x.yaml: clients: is empty: name the client models to compare, or leave the key out for every one"),
             ("okhttp", "x.yaml: clients: expected a list of strings, found 'okhttp'"),

@@ -49,7 +49,7 @@ struct PinningLibraryComparisonTests {
     @Test("49: a pin on the issuing CA lets its mis-issued certificate through nine clients; the old AFNetworking releases and curl refuse it")
     func aCAPinLetsTheMisissuedLeafThroughMostClients() throws {
         let lesson = try ScenarioCatalog.builtIn.load("49-ca-pin-in-every-library")
-        #expect(lesson.comparedClients == ClientModelName.allCases)
+        #expect(lesson.comparedClients == ClientLibraries.builtIn.modelNames)
         let comparison = try Comparison(scenario: lesson)
         #expect(Self.rows(comparison) == Self.caPinRows)
     }

@@ -11,9 +11,6 @@ public struct Alamofire4Client: ClientModel, Hashable {
     public init(serverTrustPolicyManager: ServerTrustPolicyManager? = nil) {
         self.serverTrustPolicyManager = serverTrustPolicyManager
     }
-
-    /// "alamofire-4".
-    public var modelName: String { "alamofire-4" }
 }
 
 /// Alamofire 4's `ServerTrustPolicyManager`: which policy judges which host, looked up exactly (`policies[host]`).

@@ -10,7 +10,4 @@ public struct Alamofire5Client: ClientModel, Hashable {
     public init(serverTrustManager: ServerTrustManager? = nil) {
         self.serverTrustManager = serverTrustManager
     }
-
-    /// "alamofire-5".
-    public var modelName: String { "alamofire-5" }
 }

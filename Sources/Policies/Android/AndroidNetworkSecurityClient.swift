@@ -39,9 +39,6 @@ public struct AndroidNetworkSecurityClient: Sendable, Equatable {
 }
 
 extension AndroidNetworkSecurityClient: ClientModel {
-    /// "android-nsc".
-    public var modelName: String { "android-nsc" }
-
     /// `RootTrustManager` picks the config for the host; `NetworkSecurityTrustManager.checkServerTrusted` validates
     /// the chain against its trust anchors, then `checkPins`; after the handshake the HostnameVerifier checks the host.
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {

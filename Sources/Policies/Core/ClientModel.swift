@@ -5,9 +5,6 @@ import PKI
 /// TrustKit, OkHttp, Android's Network Security Config, curl). `compare` and `audit` run one per model,
 /// on the same real connection, and read every model's trace the same way.
 public protocol ClientModel: Sendable {
-    /// The model's name, as `client.library`, `--library` and `compare` write it: "afnetworking-4", "okhttp", ….
-    var modelName: String { get }
-
     /// The decision on the chain a handshake presented, every branch a step with a stable check name.
     /// A rejection is a value, as for `SecurityPolicy`.
     func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation
@@ -50,9 +47,6 @@ public struct PresentedConnection: Sendable {
 }
 
 extension IOSClient: ClientModel {
-    /// The AFNetworking release's name: the iOS client is named by the library that answers its challenges.
-    public var modelName: String { policy.version.rawValue }
-
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         evaluate(serverTrust: connection.serverTrust, negotiated: connection.negotiated, host: connection.host, domain: connection.domain)
     }

@@ -15,7 +15,8 @@ public struct PolicyEvaluation: Sendable {
     /// evaluated on its own (no app, so no URLSession task).
     public let urlError: NSURLError?
 
-    init(steps: [TraceStep], path: [Certificate], rejection: RejectionReason?, urlError: NSURLError? = nil) {
+    /// A verdict and its steps, as a model makes it (a model outside mitmsim too: `ClientLibrary` takes any).
+    public init(steps: [TraceStep], path: [Certificate], rejection: RejectionReason?, urlError: NSURLError? = nil) {
         self.steps = steps
         self.path = path
         self.rejection = rejection

@@ -16,9 +16,6 @@ public struct CurlClient: ClientModel, Equatable {
         self.options = options
     }
 
-    /// "curl".
-    public var modelName: String { "curl" }
-
     /// What the `curl` command exits with after `evaluation`: nil when the transfer goes on.
     public static func exitCode(of evaluation: PolicyEvaluation) -> CurlCode? {
         switch evaluation.rejection {

@@ -1,9 +1,6 @@
 import PKI
 
 extension OkHttpClient: ClientModel {
-    /// "okhttp" or "okhttp-3.1.1".
-    public var modelName: String { version.rawValue }
-
     /// OkHttp's connection setup, in `ConnectPlan.connectTls`'s order: the handshake's trust manager, then
     /// `hostnameVerifier.verify`, then `certificatePinner.check(host, chain)`. The first to throw fails the call.
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {

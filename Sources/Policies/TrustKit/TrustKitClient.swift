@@ -14,9 +14,6 @@ public struct TrustKitClient: ClientModel, Equatable {
         self.configuration = configuration
     }
 
-    /// "trustkit".
-    public var modelName: String { "trustkit" }
-
     /// TrustKit's decision on the connection's host (the protection space's host; `domain` is not used).
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         let host = connection.host

@@ -3,48 +3,59 @@ import PKI
 import Policies
 
 /// A client model an audit runs every attack against, configured from the audited files.
-struct AuditJudge: Sendable {
+public struct AuditJudge: Sendable {
     /// How the report names it: "iOS app (afnetworking-4)".
-    let name: String
+    public let name: String
     /// The app that judges the connections to one host, built for that host's generated world.
     let app: @Sendable (Scenario, World, AuditWorld) throws -> ScenarioRunner.App
+
+    init(name: String, app: @escaping @Sendable (Scenario, World, AuditWorld) throws -> ScenarioRunner.App) {
+        self.name = name
+        self.app = app
+    }
+
+    /// A judge whose model is built for each host from its generated world and the pins that apply to the host,
+    /// placed in that world (`AuditPin.worldID` names the certificate each pin stands for).
+    public init(name: String, model: @escaping @Sendable (World, [AuditPin]) throws -> any ClientModel) {
+        self.init(name: name) { _, world, audited in ScenarioRunner.App(model: try model(world, audited.pins)) }
+    }
 }
 
 extension AuditConfiguration {
-    /// Who judges: one client model per kind of configuration given. THE place where a peer model joins the
-    /// audit: each peer's case below becomes its `ClientModel` built from the parsed file, with the pins placed
-    /// in the host's world by `AuditWorld.pins` (`worldID` names the generated certificate each pin stands for).
+    /// Who judges: the judges each library of `libraries` builds from the configuration files given, in the
+    /// registry's order (`ClientLibrary.auditJudges`). A peer's judge is its `ClientModel` built from the parsed
+    /// file, with the pins placed in the host's world by `AuditWorld.pins`.
     func judges() throws -> [AuditJudge] {
-        var judges: [AuditJudge] = []
-        // An app whose Info.plist configures TrustKit answers its challenges with TrustKit: that judge stands for it.
-        if afnetworking != nil || (infoPlist != nil && infoPlist?.value.trustKit == nil) { judges.append(iOSJudge) }
-        if let trustKit = infoPlist?.value.trustKit { judges.append(Self.trustKitJudge(trustKit, file: infoPlist?.file ?? "")) }
-        if let nsc = networkSecurityConfig { judges.append(androidJudge(nsc)) }
-        if let okHttp = okHttpPins { judges.append(okHttpJudge(okHttp)) }
-        return judges
+        try libraries.libraries.flatMap { try $0.auditJudges(self) }
     }
 
     /// Each pin as the generated world holds it: a pin placed on a generated certificate becomes that
     /// certificate's key hash; a pin that matches nothing given keeps the hash as written.
-    private static func placed(_ audited: AuditWorld, in world: World) throws -> [String: String] {
+    private static func placed(_ pins: [AuditPin], in world: World) throws -> [String: String] {
         var hashes: [String: String] = [:]
-        for pin in audited.pins {
+        for pin in pins {
             hashes[pin.hash] = try pin.worldID.map { try world.entry($0, file: "audit", path: pin.source).certificate.publicKeySHA256Base64 } ?? pin.hash
         }
         return hashes
     }
 
     /// TrustKit from the Info.plist's `TSKConfiguration`, its pins placed in the host's world.
+    var trustKitJudges: [AuditJudge] {
+        guard let trustKit = infoPlist?.value.trustKit else { return [] }
+        let file = infoPlist?.file ?? ""
+        return [Self.trustKitJudge(trustKit, file: file)]
+    }
+
     private static func trustKitJudge(_ trustKit: TrustKitConfiguration.Plist, file: String) -> AuditJudge {
-        AuditJudge(name: "TrustKit (\(file))") { _, world, audited in
-            let hashes = try placed(audited, in: world)
+        AuditJudge(name: "TrustKit (\(file))") { world, pins in
+            let hashes = try placed(pins, in: world)
             let domains = trustKit.pinnedDomains.mapValues { entry in
                 var placedEntry = entry
                 placedEntry.publicKeyHashes = entry.publicKeyHashes.map { hashes[$0] ?? $0 }
                 return placedEntry
             }
             do throws(TrustKitConfigurationError) {
-                return ScenarioRunner.App(model: TrustKitClient(configuration: try TrustKitConfiguration(pinnedDomains: domains)))
+                return TrustKitClient(configuration: try TrustKitConfiguration(pinnedDomains: domains))
             } catch {
                 throw AuditError("\(file): TSKConfiguration: \(error.description)")
             }
@@ -52,9 +63,11 @@ extension AuditConfiguration {
     }
 
     /// Android's Network Security Config as the app at `--target-sdk` reads it (a release build: no debug overrides).
+    var androidJudges: [AuditJudge] { networkSecurityConfig.map { [androidJudge($0)] } ?? [] }
+
     private func androidJudge(_ nsc: Source<NetworkSecurityConfig>) -> AuditJudge {
-        AuditJudge(name: "Android Network Security Config (\(nsc.file), targetSdkVersion \(targetSDK))") { [targetSDK] _, world, audited in
-            let hashes = try Self.placed(audited, in: world)
+        AuditJudge(name: "Android Network Security Config (\(nsc.file), targetSdkVersion \(targetSDK))") { [targetSDK] world, pins in
+            let hashes = try Self.placed(pins, in: world)
             func placing(_ written: NetworkSecurityConfig.DomainConfig) throws -> NetworkSecurityConfig.DomainConfig {
                 var placed = written
                 placed.pinSet = try written.pinSet.map { set in
@@ -66,19 +79,24 @@ extension AuditConfiguration {
             var config = nsc.value
             config.domainConfigs = try config.domainConfigs.map(placing)
             config.debugOverrides = nil
-            return ScenarioRunner.App(model: AndroidNetworkSecurityClient(config: config, targetSdkVersion: targetSDK))
+            return AndroidNetworkSecurityClient(config: config, targetSdkVersion: targetSDK)
         }
     }
 
     /// OkHttp's `CertificatePinner` from the pins file, on Android's default trust at `--target-sdk`.
+    var okHttpJudges: [AuditJudge] { okHttpPins.map { [okHttpJudge($0)] } ?? [] }
+
     private func okHttpJudge(_ okHttp: Source<[CertificatePinner.PinLine]>) -> AuditJudge {
-        AuditJudge(name: "OkHttp CertificatePinner (\(okHttp.file))") { [targetSDK] _, world, audited in
+        AuditJudge(name: "OkHttp CertificatePinner (\(okHttp.file))") { [targetSDK] world, audited in
             let hashes = try Self.placed(audited, in: world)
             let pins = try okHttp.value.map { try CertificatePinner.Pin(pattern: $0.pin.pattern, pin: "sha256/" + (hashes[$0.pin.hash] ?? $0.pin.hash)) }
-            return ScenarioRunner.App(
-                model: OkHttpClient(certificatePinner: CertificatePinner(pins: pins), trustManager: .platformDefault(targetSdkVersion: targetSDK)))
+            return OkHttpClient(certificatePinner: CertificatePinner(pins: pins), trustManager: .platformDefault(targetSdkVersion: targetSDK))
         }
     }
+
+    /// The iOS app, when the audit is given its AFNetworking setup or an Info.plist that does not configure
+    /// TrustKit (an app whose Info.plist configures TrustKit answers its challenges with TrustKit: that judge stands for it).
+    var iOSJudges: [AuditJudge] { afnetworking != nil || (infoPlist != nil && infoPlist?.value.trustKit == nil) ? [iOSJudge] : [] }
 
     /// The whole iOS client: ATS from the Info.plist (Apple's defaults without one) and, with `--afnetworking`,
     /// its release, `AFSecurityPolicy` and challenge handler; without it, URLSession's default handling.

@@ -28,6 +28,8 @@ public struct AuditConfiguration: Sendable {
     public var afnetworking: Source<AFNetworkingAuditFile>?
     /// The real chains, leaf first, one per `--chain` file.
     public var chains: [Source<[Certificate]>]
+    /// The client libraries whose judges the audit runs (`ClientLibrary.auditJudges`): mitmsim's own unless the caller adds some.
+    public var libraries = ClientLibraries.builtIn
 
     /// A current Android SDK, the default `--target-sdk`.
     public static let defaultTargetSDK = 34

@@ -1,0 +1,33 @@
+import Policies
+
+extension ClientLibrary {
+    /// Android's Network Security Config with the lesson's keys as the server host's `pin-set`, read as
+    /// `client.android` sets the app; in an audit, the app's Network Security Config and OkHttp's pins file, both
+    /// on the Android device at `--target-sdk` (the OkHttp judge is the Android app's, so it is listed here).
+    static let android = ClientLibrary(
+        name: "Android",
+        models: [Model(.androidNSC) { scenario, world in try scenario.androidClient(in: world) }],
+        checks: TraceStep.Check.androidChecks, lessonOptions: [AndroidLessonOptions.self],
+        auditJudges: { configuration in configuration.androidJudges + configuration.okHttpJudges })
+}
+
+extension ClientModelName {
+    /// Android's Network Security Config.
+    public static let androidNSC = ClientModelName("android-nsc", displayName: "Android Network Security Config")
+}
+
+extension Scenario {
+    fileprivate func androidClient(in world: World) throws -> AndroidNetworkSecurityClient {
+        let pins = try publicKeyPins(in: world)
+        let options = client.peerOptions[AndroidLessonOptions.self]
+        let expiration = options.pinSetExpiration.flatMap(CalendarDay.date)
+        let domains =
+            pins.isEmpty
+            ? []
+            : [
+                NetworkSecurityConfig.DomainConfig(
+                    domains: [.init(server.host)], pinSet: .init(pins: pins.map(NetworkSecurityConfig.Pin.init(certificate:)), expiration: expiration))
+            ]
+        return AndroidNetworkSecurityClient(config: NetworkSecurityConfig(domainConfigs: domains), targetSdkVersion: options.targetSdkVersion)
+    }
+}
