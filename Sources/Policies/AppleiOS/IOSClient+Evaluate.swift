@@ -114,7 +114,8 @@ extension IOSClient {
                         handler,
                         TraceStep(
                             .systemTrust, .passed,
-                            "\(evaluation) trusts the chain (\(Self.resultType(system))): path \(system.path.pathDescription)\(SecurityPolicy.anchorClause(system))"),
+                            "\(evaluation) trusts the chain (\(Self.resultType(system))): path \(system.path.pathDescription)"
+                                + SecurityPolicy.anchorClause(system)),
                         TraceStep(.challengeDisposition, .note, "PerformDefaultHandling: the system trusts the chain, so the connection goes on"),
                     ],
                     path: system.path, leavesNothingToATS: skips)
