@@ -35,8 +35,8 @@ struct WholeTraceTests {
                         + "ending at 'Attacker CA', a root the user installed and fully trusted"),
                 TraceStep(
                     .pinnedAnchors, .failed,
-                    "re-evaluated with the pinned certificate 'bank.test' as the only anchor (SecTrustSetAnchorCertificates, which turns "
-                        + "SecTrustSetAnchorCertificatesOnly on): not trusted (SecTrustEvaluate: kSecTrustResultRecoverableTrustFailure, which "
+                    "SecTrustSetAnchorCertificates makes the pinned certificate 'bank.test' the only anchor (it turns "
+                        + "SecTrustSetAnchorCertificatesOnly on) and the chain is re-evaluated: not trusted (SecTrustEvaluate: kSecTrustResultRecoverableTrustFailure, which "
                         + "AFServerTrustIsValid refuses) because "
                         + "'Attacker CA' is self-signed and is not among the trust anchors"),
             ])
@@ -48,8 +48,8 @@ struct WholeTraceTests {
             steps(policy, world.trust(world.realChain), "www.bank.test").suffix(2) == [
                 TraceStep(
                     .pinnedAnchors, .passed,
-                    "re-evaluated with the pinned certificate 'Bank Root' as the only anchor (SecTrustSetAnchorCertificates, which turns "
-                        + "SecTrustSetAnchorCertificatesOnly on): trusted (SecTrustEvaluate: kSecTrustResultUnspecified, which AFServerTrustIsValid "
+                    "SecTrustSetAnchorCertificates makes the pinned certificate 'Bank Root' the only anchor (it turns "
+                        + "SecTrustSetAnchorCertificatesOnly on) and the chain is re-evaluated: trusted (SecTrustEvaluate: kSecTrustResultUnspecified, which AFServerTrustIsValid "
                         + "accepts), path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', "
                         + "ending at 'Bank Root', a root built into iOS"),
                 TraceStep(

@@ -108,18 +108,15 @@ extension SecurityPolicy {
         let pinned = sortedPinnedCertificates
         anchored.setAnchorCertificates(pinned)
         let result = anchored.evaluate()
-        let evaluated = firstEvaluation ? "evaluated" : "re-evaluated"
         // SecTrustSetAnchorCertificates turns SecTrustSetAnchorCertificatesOnly on: the device's roots stop counting.
+        let only = " (it turns SecTrustSetAnchorCertificatesOnly on) and the chain is \(firstEvaluation ? "evaluated" : "re-evaluated")"
         let anchors =
             pinned.isEmpty
-            ? "\(evaluated) with no anchors at all, because no certificates are pinned (SecTrustSetAnchorCertificates with an empty "
-                + "array still turns SecTrustSetAnchorCertificatesOnly on)"
+            ? "SecTrustSetAnchorCertificates with no certificates, because none are pinned, leaves no anchor at all\(only)"
             : pinned.count == 1
-                ? "\(evaluated) with the pinned certificate \(Self.names(pinned)) as the only anchor (SecTrustSetAnchorCertificates, "
-                    + "which turns SecTrustSetAnchorCertificatesOnly on)"
-                : "\(evaluated) with the pinned certificates \(Self.names(pinned)) as the only anchors (SecTrustSetAnchorCertificates, "
-                    + "which turns SecTrustSetAnchorCertificatesOnly on)"
-        let evenIf = allowInvalidCertificates ? " (this runs even though allowInvalidCertificates is YES)" : ""
+                ? "SecTrustSetAnchorCertificates makes the pinned certificate \(Self.names(pinned)) the only anchor\(only)"
+                : "SecTrustSetAnchorCertificates makes the pinned certificates \(Self.names(pinned)) the only anchors\(only)"
+        let evenIf = allowInvalidCertificates ? ", even though allowInvalidCertificates is YES" : ""
         let type = Self.resultClause(ServerTrust.ResultType(result, anchorsOnly: true))
         if result.isValid {
             trace.add(
