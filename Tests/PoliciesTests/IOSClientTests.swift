@@ -43,13 +43,14 @@ struct IOSClientTests {
                 TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
                 TraceStep(
                     .chainTrust, .passed,
-                    "the device trust store validates the chain: path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', "
+                    "the device trust store validates the chain (SecTrustEvaluate: kSecTrustResultUnspecified, which AFServerTrustIsValid "
+                        + "accepts): path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', "
                         + "ending at 'Bank Root', a root built into iOS"),
                 TraceStep(.challengeDisposition, .note, "the policy said YES: UseCredential with credentialForTrust:"),
                 TraceStep(
                     .atsServerTrust, .note,
-                    "ATS also asks the system's default evaluation (SSL policy for 'bank.test', the device trust store), which trusts the chain: "
-                        + "path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', ending at 'Bank Root', a root built into iOS; "
+                    "ATS also asks the system's default evaluation (SSL policy for 'bank.test', the device trust store), which trusts the chain "
+                        + "(kSecTrustResultUnspecified): path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', ending at 'Bank Root', a root built into iOS; "
                         + "the handler's answer stands"),
             ])
         #expect(evaluation.isTrusted && evaluation.urlError == nil)
@@ -106,7 +107,7 @@ struct IOSClientTests {
                 == TraceStep(
                     .atsServerTrust, .failed,
                     "the handler accepted the chain, but ATS requires the system's default evaluation (SSL policy for 'bank.test', the device "
-                        + "trust store) to trust it as well, and it does not: 'self-signed bank.test' is self-signed and is not among the trust "
+                        + "trust store) to trust it as well, and it does not (kSecTrustResultRecoverableTrustFailure): 'self-signed bank.test' is self-signed and is not among the trust "
                         + "anchors. An NSExceptionDomains entry for 'bank.test' with NSExceptionAllowsInsecureHTTPLoads YES, or "
                         + "NSAllowsArbitraryLoads YES, would leave the server trust to the handler"))
         #expect(evaluation.rejection?.code == "atsCertificateTrustViolation")
@@ -172,7 +173,8 @@ struct IOSClientTests {
                     "the app has no challenge delegate method, so URLSession performs the default handling: the system's own evaluation"),
                 TraceStep(
                     .systemTrust, .passed,
-                    "the system's default evaluation (SSL policy for 'bank.test', the device trust store) trusts the chain: "
+                    "the system's default evaluation (SSL policy for 'bank.test', the device trust store) trusts the chain "
+                        + "(kSecTrustResultUnspecified): "
                         + "path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', ending at 'Bank Root', a root built into iOS"),
                 TraceStep(.challengeDisposition, .note, "PerformDefaultHandling: the system trusts the chain, so the connection goes on"),
                 TraceStep(.atsServerTrust, .skipped, "the handler's answer was the system's default evaluation, the one ATS would ask"),
@@ -187,7 +189,8 @@ struct IOSClientTests {
             evaluation.decidingStep
                 == TraceStep(
                     .systemTrust, .failed,
-                    "the system's default evaluation (SSL policy for 'bank.test', the device trust store) does not trust the chain: "
+                    "the system's default evaluation (SSL policy for 'bank.test', the device trust store) does not trust the chain "
+                        + "(kSecTrustResultRecoverableTrustFailure): "
                         + "'Attacker CA' is self-signed and is not among the trust anchors"))
         #expect(evaluation.rejection?.code == "untrustedRoot")
         #expect(evaluation.urlError == .serverCertificateUntrusted)

@@ -43,7 +43,7 @@ struct PinnedLeafPolicyTests {
         #expect(!evaluation.isTrusted)
         #expect(evaluation.decidingStep?.check == .pinnedAnchors)
         #expect(evaluation.rejection?.code == "validityPeriodTooLong")
-        #expect(evaluation.decidingStep?.detail.contains("(this runs even though allowInvalidCertificates is YES)") == true)
+        #expect(evaluation.decidingStep?.detail.contains("the chain is evaluated, even though allowInvalidCertificates is YES") == true)
     }
 
     @Test func theSameLeafIsTrustedOnIOS12AndWithoutTheDomainCheckWhoseBasicPolicyHasNoMaximum() throws {

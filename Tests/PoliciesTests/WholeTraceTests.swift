@@ -17,7 +17,8 @@ struct WholeTraceTests {
                 TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
                 TraceStep(
                     .chainTrust, .failed,
-                    "the device trust store does not validate the chain: 'Attacker CA' is self-signed and is not among the trust anchors"),
+                    "the device trust store does not validate the chain (SecTrustEvaluate: kSecTrustResultRecoverableTrustFailure, which "
+                        + "AFServerTrustIsValid refuses): 'Attacker CA' is self-signed and is not among the trust anchors"),
             ])
     }
 
@@ -29,11 +30,14 @@ struct WholeTraceTests {
                 TraceStep(.policySelection, .note, "validatesDomainName is YES: SSL policy for host 'bank.test', which the leaf must name in its SAN"),
                 TraceStep(
                     .chainTrust, .passed,
-                    "the device trust store validates the chain: path 'forged bank.test' -> 'Attacker CA', "
+                    "the device trust store validates the chain (SecTrustEvaluate: kSecTrustResultProceed, which AFServerTrustIsValid accepts): "
+                        + "path 'forged bank.test' -> 'Attacker CA', "
                         + "ending at 'Attacker CA', a root the user installed and fully trusted"),
                 TraceStep(
                     .pinnedAnchors, .failed,
-                    "re-evaluated with the pinned certificate 'bank.test' as the only anchor: not trusted because "
+                    "SecTrustSetAnchorCertificates makes the pinned certificate 'bank.test' the only anchor (it turns "
+                        + "SecTrustSetAnchorCertificatesOnly on) and the chain is re-evaluated: not trusted (SecTrustEvaluate: kSecTrustResultRecoverableTrustFailure, which "
+                        + "AFServerTrustIsValid refuses) because "
                         + "'Attacker CA' is self-signed and is not among the trust anchors"),
             ])
     }
@@ -44,7 +48,9 @@ struct WholeTraceTests {
             steps(policy, world.trust(world.realChain), "www.bank.test").suffix(2) == [
                 TraceStep(
                     .pinnedAnchors, .passed,
-                    "re-evaluated with the pinned certificate 'Bank Root' as the only anchor: trusted, path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', "
+                    "SecTrustSetAnchorCertificates makes the pinned certificate 'Bank Root' the only anchor (it turns "
+                        + "SecTrustSetAnchorCertificatesOnly on) and the chain is re-evaluated: trusted (SecTrustEvaluate: kSecTrustResultUnspecified, which AFServerTrustIsValid "
+                        + "accepts), path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', "
                         + "ending at 'Bank Root', a root built into iOS"),
                 TraceStep(
                     .pinnedCertificateMatch, .passed,
@@ -99,7 +105,11 @@ struct WholeTraceTests {
                 TraceStep(
                     .pinnedAnchors, .skipped,
                     "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks that the chain ends at a trusted root, "
-                        + "its dates or its host name (only the signatures linking the path are checked)"),
+                        + "its dates or its host name (only the signatures linking the path are checked). To read the keys, "
+                        + "AFPublicKeyTrustChainForServerTrust evaluates each certificate of the path alone (a trust of its own, BasicX509 policy, "
+                        + "SecTrustEvaluate) and ignores the result ('bank.test': kSecTrustResultRecoverableTrustFailure, 'Bank Intermediate': "
+                        + "kSecTrustResultUnspecified, 'Bank Root': kSecTrustResultUnspecified): SecTrustCopyPublicKey reads each key whatever "
+                        + "the result, an untrusted self-signed certificate's included"),
                 TraceStep(
                     .pinnedPublicKeyMatch, .passed,
                     "'Bank Intermediate' has the key of pinned 'Bank Intermediate' (path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root')"),

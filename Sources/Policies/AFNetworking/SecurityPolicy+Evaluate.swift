@@ -49,7 +49,8 @@ extension SecurityPolicy {
             return evaluatePinnedCertificates(trust: trust, trace: &trace)
         case .publicKey:
             // AFPublicKeyTrustChainForServerTrust reads the path of the trust as the step-2 policy left it.
-            return evaluatePinnedPublicKeys(path: (deviceResult ?? trust.evaluate()).path, verdictUnused: allowInvalidCertificates, trace: &trace)
+            return evaluatePinnedPublicKeys(
+                path: (deviceResult ?? trust.evaluate()).path, of: trust, verdictUnused: allowInvalidCertificates, trace: &trace)
         case .none:
             preconditionFailure("mode none returned above")
         }
@@ -107,18 +108,21 @@ extension SecurityPolicy {
         let pinned = sortedPinnedCertificates
         anchored.setAnchorCertificates(pinned)
         let result = anchored.evaluate()
-        let evaluated = firstEvaluation ? "evaluated" : "re-evaluated"
+        // SecTrustSetAnchorCertificates turns SecTrustSetAnchorCertificatesOnly on: the device's roots stop counting.
+        let only = " (it turns SecTrustSetAnchorCertificatesOnly on) and the chain is \(firstEvaluation ? "evaluated" : "re-evaluated")"
         let anchors =
             pinned.isEmpty
-            ? "\(evaluated) with no anchors at all, because no certificates are pinned"
+            ? "SecTrustSetAnchorCertificates with no certificates, because none are pinned, leaves no anchor at all\(only)"
             : pinned.count == 1
-                ? "\(evaluated) with the pinned certificate \(Self.names(pinned)) as the only anchor"
-                : "\(evaluated) with the pinned certificates \(Self.names(pinned)) as the only anchors"
-        let evenIf = allowInvalidCertificates ? " (this runs even though allowInvalidCertificates is YES)" : ""
+                ? "SecTrustSetAnchorCertificates makes the pinned certificate \(Self.names(pinned)) the only anchor\(only)"
+                : "SecTrustSetAnchorCertificates makes the pinned certificates \(Self.names(pinned)) the only anchors\(only)"
+        let evenIf = allowInvalidCertificates ? ", even though allowInvalidCertificates is YES" : ""
+        let type = Self.resultClause(ServerTrust.ResultType(result, anchorsOnly: true))
         if result.isValid {
-            trace.add(.pinnedAnchors, .passed, "\(anchors)\(evenIf): trusted, path \(result.path.pathDescription)\(Self.anchorClause(result))")
+            trace.add(
+                .pinnedAnchors, .passed, "\(anchors)\(evenIf): trusted (\(type)), path \(result.path.pathDescription)\(Self.anchorClause(result))")
         } else {
-            trace.add(.pinnedAnchors, .failed, "\(anchors)\(evenIf): not trusted because \(Self.failures(result))")
+            trace.add(.pinnedAnchors, .failed, "\(anchors)\(evenIf): not trusted (\(type)) because \(Self.failures(result))")
         }
         return result
     }
@@ -141,10 +145,10 @@ extension SecurityPolicy {
 
     // MARK: - Step 5, public-key mode
 
-    /// Any key of `path` is a pinned certificate's key (4.x, 2.6, 2.0). `verdictUnused`: no evaluation's
-    /// verdict was required before, so nothing but the path's signatures was checked.
-    func evaluatePinnedPublicKeys(path: [Certificate], verdictUnused: Bool, trace: inout Trace) -> PolicyEvaluation {
-        recordNoPinnedAnchors(verdictUnused: verdictUnused, trace: &trace)
+    /// Any key of `path` (the path `trust` builds) is a pinned certificate's key (4.x, 2.6, 2.0). `verdictUnused`: no
+    /// evaluation's verdict was required before, so nothing but the path's signatures was checked.
+    func evaluatePinnedPublicKeys(path: [Certificate], of trust: ServerTrust, verdictUnused: Bool, trace: inout Trace) -> PolicyEvaluation {
+        recordNoPinnedAnchors(path: path, of: trust, verdictUnused: verdictUnused, trace: &trace)
 
         // for (id trustChainPublicKey in publicKeys) { for (id pinnedPublicKey in self.pinnedPublicKeys) {
         //     if (AFSecKeyIsEqualToKey(trustChainPublicKey, pinnedPublicKey)) { trustedPublicKeyCount += 1; } } }
@@ -168,14 +172,30 @@ extension SecurityPolicy {
         return trace.reject(.pinnedPublicKeyNotInPath, path: path)
     }
 
-    /// The pinnedAnchors step of public-key mode, which sets no anchors.
-    func recordNoPinnedAnchors(verdictUnused: Bool, trace: inout Trace) {
-        trace.add(
-            .pinnedAnchors, .skipped,
+    /// The pinnedAnchors step of public-key mode, which sets no anchors but evaluates each certificate of `path`
+    /// (the path `trust` builds) alone to read its key.
+    func recordNoPinnedAnchors(path: [Certificate], of trust: ServerTrust, verdictUnused: Bool, trace: inout Trace) {
+        let setsNoAnchors =
             verdictUnused
-                ? "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks that the chain ends at a trusted root, "
-                    + "its dates or its host name (only the signatures linking the path are checked)"
-                : "public-key pinning sets no anchors and does not evaluate the chain again")
+            ? "public-key pinning sets no anchors and uses no evaluation's verdict, so nothing checks that the chain ends at a trusted root, "
+                + "its dates or its host name (only the signatures linking the path are checked)"
+            : "public-key pinning sets no anchors and does not evaluate the chain again as a whole"
+        trace.add(.pinnedAnchors, .skipped, "\(setsNoAnchors). \(Self.keyReadingEvaluations(of: path, like: trust))")
+    }
+
+    /// AFPublicKeyTrustChainForServerTrust, every release: each certificate in a trust of its own
+    /// (`SecTrustCreateWithCertificates` with `SecPolicyCreateBasicX509()`, the device's anchors), evaluated so that
+    /// `SecTrustCopyPublicKey` can read its key, the result never looked at.
+    static func keyReadingEvaluations(of path: [Certificate], like trust: ServerTrust) -> String {
+        let results = path.map { certificate in
+            let alone = ServerTrust(
+                certificates: [certificate], deviceTrustStore: trust.deviceTrustStore, policy: .basicX509, verifyDate: trust.verifyDate,
+                platform: trust.platform)
+            return "'\(certificate.label)': \(ServerTrust.ResultType(alone.evaluate(), anchorsOnly: false).rawValue)"
+        }
+        return "To read the keys, AFPublicKeyTrustChainForServerTrust evaluates each certificate of the path alone (a trust of its own, "
+            + "BasicX509 policy, SecTrustEvaluate) and ignores the result (\(results.joined(separator: ", "))): SecTrustCopyPublicKey "
+            + "reads each key whatever the result, an untrusted self-signed certificate's included"
     }
 
     // MARK: - Sentences
@@ -242,6 +262,17 @@ extension SecurityPolicy {
         result.anchorDescription.map { ", ending at \($0)" } ?? ""
     }
 
+    /// "SecTrustEvaluate: kSecTrustResultUnspecified, which AFServerTrustIsValid accepts": the result type beside a verdict.
+    static func resultClause(_ type: ServerTrust.ResultType) -> String {
+        let accepts = type == .unspecified || type == .proceed
+        return "SecTrustEvaluate: \(type.rawValue), which AFServerTrustIsValid \(accepts ? "accepts" : "refuses")"
+    }
+
+    /// The result clause of an evaluation against the device's own anchors (no SecTrustSetAnchorCertificates).
+    static func deviceResultClause(_ result: TrustResult) -> String {
+        resultClause(ServerTrust.ResultType(result, anchorsOnly: false))
+    }
+
     static func failures(_ result: TrustResult) -> String {
         result.failures.map(\.description).joined(separator: "; ")
     }
@@ -257,10 +288,13 @@ struct Trace {
 
     /// Records AFServerTrustIsValid against the device trust store; returns whether it held.
     mutating func recordDeviceTrust(_ result: TrustResult) -> Bool {
+        let type = SecurityPolicy.deviceResultClause(result)
         if result.isValid {
-            add(.chainTrust, .passed, "the device trust store validates the chain: path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result))")
+            add(
+                .chainTrust, .passed,
+                "the device trust store validates the chain (\(type)): path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result))")
         } else {
-            add(.chainTrust, .failed, "the device trust store does not validate the chain: \(SecurityPolicy.failures(result))")
+            add(.chainTrust, .failed, "the device trust store does not validate the chain (\(type)): \(SecurityPolicy.failures(result))")
         }
         return result.isValid
     }

@@ -38,7 +38,7 @@ extension SecurityPolicy {
         case .publicKey:
             // for (id trustChainPublicKey in AFPublicKeyTrustChainForServerTrust(serverTrust)) { for (id pinnedPublicKey in self.pinnedPublicKeys) {
             //     if (AFSecKeyIsEqualToKey(…)) { return YES; } } }
-            return evaluatePinnedPublicKeys(path: path, verdictUnused: true, trace: &trace)
+            return evaluatePinnedPublicKeys(path: path, of: serverTrust, verdictUnused: true, trace: &trace)
         case .none:
             preconditionFailure("mode none returned above")
         }

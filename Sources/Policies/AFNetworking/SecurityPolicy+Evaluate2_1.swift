@@ -24,7 +24,7 @@ extension SecurityPolicy {
             guard result.isValid || !allowInvalidCertificates else {
                 trace.add(
                     .chainTrust, .failed,
-                    "the device trust store does not validate the chain: \(Self.failures(result)) (\(version.displayName) requires a valid "
+                    "the device trust store does not validate the chain (\(Self.deviceResultClause(result))): \(Self.failures(result)) (\(version.displayName) requires a valid "
                         + "chain in pinning modes: allowInvalidCertificates YES only matters in mode none)")
                 return trace.reject(result)
             }
@@ -43,7 +43,8 @@ extension SecurityPolicy {
                 "\(version.displayName) sets no anchors: the pinned certificates are only compared with the certificates of the path")
             rejection = checkPinnedCertificatesOfChain(serverCertificates, trace: &trace)
         case .publicKey:
-            recordNoPinnedAnchors(verdictUnused: version == .v2_2 && allowInvalidCertificates, trace: &trace)
+            recordNoPinnedAnchors(
+                path: serverCertificates, of: serverTrust, verdictUnused: version == .v2_2 && allowInvalidCertificates, trace: &trace)
             rejection = checkPinnedPublicKeysOfChain(serverCertificates, trace: &trace)
         case .none:
             preconditionFailure("mode none returned above")

@@ -44,7 +44,7 @@ extension SecurityPolicy {
                 trace.add(
                     .allowInvalidOverride, .passed,
                     "\(version.displayName) evaluates the chain before it reads allowInvalidCertificates: the device trust store does not "
-                        + "validate it (\(Self.failures(result))), but allowInvalidCertificates is YES and the pinning mode is none, so the "
+                        + "validate it (\(Self.deviceResultClause(result)): \(Self.failures(result))), but allowInvalidCertificates is YES and the pinning mode is none, so the "
                         + "chain is accepted")
                 return trace.accept(path: result.path)
             default:
@@ -88,9 +88,10 @@ extension SecurityPolicy {
             // NSArray *publicKeys = AFPublicKeyTrustChainForServerTrust(serverTrust);
             if version == .v2_6 {
                 // … return trustedPublicKeyCount > 0;
-                return evaluatePinnedPublicKeys(path: serverCertificates, verdictUnused: allowInvalidCertificates, trace: &trace)
+                return evaluatePinnedPublicKeys(
+                    path: serverCertificates, of: trust, verdictUnused: allowInvalidCertificates, trace: &trace)
             }
-            recordNoPinnedAnchors(verdictUnused: allowInvalidCertificates, trace: &trace)
+            recordNoPinnedAnchors(path: serverCertificates, of: trust, verdictUnused: allowInvalidCertificates, trace: &trace)
             if let rejection = checkPinnedPublicKeysOfChain(serverCertificates, trace: &trace) {
                 return trace.reject(rejection, path: serverCertificates)
             }

@@ -17,8 +17,8 @@ extension SecurityPolicy {
         guard allowInvalidCertificates else { return trace.recordDeviceTrust(result) }
         let verdict =
             result.isValid
-            ? "the device trust store validates it (path \(result.path.pathDescription))"
-            : "the device trust store does not validate it (\(Self.failures(result)))"
+            ? "the device trust store validates it (\(Self.deviceResultClause(result)); path \(result.path.pathDescription))"
+            : "the device trust store does not validate it (\(Self.deviceResultClause(result)): \(Self.failures(result)))"
         trace.add(
             .allowInvalidOverride, .note,
             "\(version.displayName) evaluates the chain before it reads allowInvalidCertificates: \(verdict), but allowInvalidCertificates "

@@ -47,14 +47,14 @@ extension IOSClient {
             steps.append(
                 TraceStep(
                     .atsServerTrust, .note,
-                    "ATS also asks \(evaluation), which trusts the chain: path \(system.path.pathDescription)"
+                    "ATS also asks \(evaluation), which trusts the chain (\(Self.resultType(system))): path \(system.path.pathDescription)"
                         + "\(SecurityPolicy.anchorClause(system)); the handler's answer stands"))
             return PolicyEvaluation(steps: steps, path: answer.path, rejection: nil)
         }
         steps.append(
             TraceStep(
                 .atsServerTrust, .failed,
-                "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and it does not: "
+                "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and it does not (\(Self.resultType(system))): "
                     + "\(SecurityPolicy.failures(system)). \(rules.serverTrustRemedy)"))
         return PolicyEvaluation(steps: steps, path: system.path, rejection: .atsCertificateTrustViolation(failure), urlError: .secureConnectionFailed)
     }
@@ -114,7 +114,8 @@ extension IOSClient {
                         handler,
                         TraceStep(
                             .systemTrust, .passed,
-                            "\(evaluation) trusts the chain: path \(system.path.pathDescription)\(SecurityPolicy.anchorClause(system))"),
+                            "\(evaluation) trusts the chain (\(Self.resultType(system))): path \(system.path.pathDescription)"
+                                + SecurityPolicy.anchorClause(system)),
                         TraceStep(.challengeDisposition, .note, "PerformDefaultHandling: the system trusts the chain, so the connection goes on"),
                     ],
                     path: system.path, leavesNothingToATS: skips)
@@ -122,7 +123,8 @@ extension IOSClient {
             return Answer(
                 steps: [
                     handler,
-                    TraceStep(.systemTrust, .failed, "\(evaluation) does not trust the chain: \(SecurityPolicy.failures(system))"),
+                    TraceStep(
+                        .systemTrust, .failed, "\(evaluation) does not trust the chain (\(Self.resultType(system))): \(SecurityPolicy.failures(system))"),
                     TraceStep(
                         .challengeDisposition, .note,
                         "PerformDefaultHandling: the system does not trust the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)"),
@@ -154,6 +156,11 @@ extension IOSClient {
             certificates: trust.certificates, deviceTrustStore: trust.deviceTrustStore, policy: .ssl(host: host), verifyDate: trust.verifyDate,
             platform: trust.platform
         ).evaluate()
+    }
+
+    /// The `SecTrustResultType` of the system's evaluation, which sets no anchors of its own.
+    static func resultType(_ system: TrustResult) -> String {
+        ServerTrust.ResultType(system, anchorsOnly: false).rawValue
     }
 
     static func systemEvaluationName(host: String) -> String {
