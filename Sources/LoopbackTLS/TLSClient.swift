@@ -56,7 +56,7 @@ public final class TLSClient: Sendable {
     /// - Parameter allowsWeakCryptography: negotiate TLS 1.0 and 1.1 and accept an RSA-1024 or SHA-1 leaf, as
     ///   the iOS TLS stack does (App Transport Security refuses them above it); off, OpenSSL's default security level.
     public init(
-        host: String, trustStore: DeviceTrustStore, verifyDate: Date, platform: Platform = .iOS13, identity: Identity? = nil,
+        host: String, trustStore: DeviceTrustStore, verifyDate: Date, platform: Platform = .iOS16, identity: Identity? = nil,
         versions: ClosedRange<TLSVersion>? = nil, allowsWeakCryptography: Bool = false, keyLog: KeyLog? = nil
     ) throws {
         self.host = host

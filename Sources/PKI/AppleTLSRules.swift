@@ -4,17 +4,20 @@ import Foundation
 ///
 /// From Apple's published Security source (`SecPolicyServer.c`: `SecPolicyCheckWeakKeySize`,
 /// `SecPolicyCheckWeakSignature`, `SecPolicyCheckKeySize`, `SecPolicyCheckSignatureHashAlgorithms`,
-/// `SecPolicyCheckValidityPeriodMaximums`, `SecPolicyCheckServerAuthEKU`) and the support note
-/// "Requirements for trusted certificates in iOS 13 and macOS 10.15". Every policy rejects keys below
-/// RSA 1024 / EC 160 and MD2/MD4/MD5 signatures; the SSL server policy on iOS 13 and later adds the rest.
+/// `SecPolicyCheckValidityPeriodMaximums` up to Security-60158.100, `SecPolicyCheckSystemTrustValidityPeriod`
+/// and `SecPolicyCheckOtherTrustValidityPeriod` with `SecPolicy.c`'s `set_ssl_validity_periods` since,
+/// `SecPolicyCheckServerAuthEKU`) and the support note "Requirements for trusted certificates in iOS 13 and
+/// macOS 10.15". Every policy rejects keys below RSA 1024 / EC 160 and MD2/MD4/MD5 signatures; the SSL
+/// server policy on iOS 13 and later adds the rest.
 struct AppleTLSRules {
     let trust: ServerTrust
 
     /// Apple's own instants (CFAbsoluteTime constants in the source), as Unix times.
     static let july2016 = Date(timeIntervalSince1970: 1_467_331_200)
     static let march2018 = Date(timeIntervalSince1970: 1_519_862_400)
-    /// The source says "1 July 2019 00:00:00 UTC" and holds the instant an hour before it; a leaf counts
-    /// as issued after it when its notBefore is strictly later.
+    /// The source says "1 July 2019 00:00:00 UTC" and holds the instant an hour before it. The serverAuth
+    /// rule, and iOS 13's validity rule, count a leaf as issued after it when its notBefore is strictly later;
+    /// iOS 16's validity rule (`check_validity_period_maximums`) from that instant on.
     static let july2019 = Date(timeIntervalSince1970: 1_561_935_600)
     static let september2020 = Date(timeIntervalSince1970: 1_598_918_400)
 
@@ -36,7 +39,7 @@ struct AppleTLSRules {
         for (certificate, digest) in weakHashes where digest != "SHA-1" {
             failures.append(TrustFailure(kind: .weakSignatureDigest(digest: digest), certificate: certificate))
         }
-        guard case .ssl = trust.policy, trust.platform == .iOS13 else { return failures }
+        guard case .ssl = trust.policy, trust.platform.hasTLSCertificateRules else { return failures }
 
         let leafIsUserAnchor = trust.deviceTrustStore.userInstalled.contains(leaf)
         for certificate in path where !leafIsUserAnchor && certificate.keyIsAtLeast(rsa: 1024, ec: 160) {
@@ -63,13 +66,16 @@ struct AppleTLSRules {
     private func maximumValidity(leaf: Certificate, rootSource: AnchorSource?, leafIsUserAnchor: Bool) -> (days: Int, seconds: TimeInterval)? {
         let day: TimeInterval = 86_400
         let slip: TimeInterval = 3_600
+        let today = trust.platform == .iOS16
         guard rootSource == .system else {
-            if leafIsUserAnchor || leaf.notBefore <= Self.july2019 { return nil }
+            // iOS 16's rule takes effect at its date (`>=`); iOS 13's counted only leaves issued after it.
+            let covered = today ? leaf.notBefore >= Self.july2019 : leaf.notBefore > Self.july2019
+            if leafIsUserAnchor || !covered { return nil }
             return (825, 825 * day + slip)
         }
         switch leaf.notBefore {
-        case ..<Self.july2016: return (365 * 5 + 2, (365 * 5 + 2) * day + slip)
-        case ..<Self.march2018: return (365 * 3 + 2 * 31 + 30 + 1, (365 * 3 + 2 * 31 + 30 + 1) * day + slip)
+        case ..<Self.july2016: return today ? nil : (365 * 5 + 2, (365 * 5 + 2) * day + slip)
+        case ..<Self.march2018: return today ? nil : (365 * 3 + 2 * 31 + 30 + 1, (365 * 3 + 2 * 31 + 30 + 1) * day + slip)
         case ..<Self.september2020: return (825, 825 * day + slip)
         default: return (398, 398 * day)
         }

@@ -3,8 +3,8 @@ import Foundation
 /// Host-name matching and legacy pin digests for the peer client models, which judge a host apart from
 /// chain building (OkHttp's and Android's `HostnameVerifier` run after the trust manager).
 extension Certificate {
-    /// True when the SAN names `host`, matched as `ServerTrust`'s SSL policy matches it: DNS names label by
-    /// label with a leftmost `*` standing for one label, IP addresses as bytes; the common name is never read.
+    /// True when the SAN names `host`, matched as `ServerTrust`'s SSL policy matches it from iOS 13 on: DNS names
+    /// label by label with a leftmost `*` standing for one label, IP addresses as bytes; the common name is never read.
     public func subjectAlternativeNamesMatch(host: String) -> Bool { HostNameMatcher.certificate(self, names: host) }
 
     /// True when one DNS name (a SAN entry or a subject common name) matches `host` by those label rules.

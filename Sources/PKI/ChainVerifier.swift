@@ -66,7 +66,7 @@ struct ChainVerifier {
             recorder.errors.append((X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)))
         }
 
-        if case .ssl(let host?) = trust.policy, !HostNameMatcher.certificate(trust.leaf, names: host) {
+        if case .ssl(let host?) = trust.policy, !HostNameMatcher.certificate(trust.leaf, names: host, commonNameFallback: trust.platform.readsCommonName) {
             // The host is matched as SecTrust matches it, not by OpenSSL (which, for one, takes an empty host
             // for no host at all). Reported where OpenSSL reports a host mismatch: before signatures and dates.
             let code = HostNameMatcher.addressBytes(host) == nil ? X509_V_ERR_HOSTNAME_MISMATCH : X509_V_ERR_IP_ADDRESS_MISMATCH
@@ -137,7 +137,8 @@ struct ChainVerifier {
         case X509_V_ERR_CERT_HAS_EXPIRED: .expired
         case X509_V_ERR_CERT_NOT_YET_VALID: .notYetValid
         case X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD, X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD: .unreadableValidity
-        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: .hostnameMismatch(host: hostName)
+        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
+            .hostnameMismatch(host: hostName, commonNameFallback: trust.platform.readsCommonName)
         case X509_V_ERR_INVALID_CA: .issuerNotCA
         case X509_V_ERR_KEYUSAGE_NO_CERTSIGN: .keyUsageForbidsCertificateSigning
         case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE: .badSignature

@@ -36,28 +36,42 @@ public struct DeviceTrustStore: Sendable {
     public var anchors: [Certificate] { system + userInstalled }
 }
 
-/// Whose trust rules a `ServerTrust` applies on top of path building: iOS 13 and later unless a historical
-/// lesson asks for iOS 12; Android and OpenSSL for the peer models of those platforms.
+/// Whose trust rules a `ServerTrust` applies on top of path building: today's iOS unless a lesson asks for an
+/// older release; Android and OpenSSL for the peer models of those platforms. Docs/policy.md §10 gives each
+/// iOS release's rules with the Apple source they come from.
 public enum Platform: String, Hashable, Sendable, CaseIterable {
-    /// iOS 13 and later: the server-certificate rules of Apple's "Requirements for trusted certificates in iOS 13".
+    /// iOS 16 and later (Security-60420 on): the rules for TLS server certificates, with the validity
+    /// maximums of `set_ssl_validity_periods` (none for a leaf issued before 1 March 2018 at a root built into iOS).
+    case iOS16 = "ios16"
+    /// iOS 13–15: the rules of Apple's "Requirements for trusted certificates in iOS 13", with the validity
+    /// maximums of `SecPolicyCheckSystemTrustValidityPeriodMaximums` (Security-59306 to 60158.100).
     case iOS13 = "ios13"
-    /// iOS 12: without those rules.
+    /// iOS 12 (Security-58286): none of those rules, and the host name may be read from the common name.
     case iOS12 = "ios12"
     /// Android (Conscrypt's TrustManagerImpl): none of Apple's extra rules.
     case android
     /// OpenSSL's own verification, as curl uses it: none of Apple's extra rules.
     case openSSL = "openssl"
 
-    /// The platforms an iOS lesson may choose (`client.platform`, `evaluate --platform`).
-    public static let iOS: [Platform] = [.iOS13, .iOS12]
+    /// The platforms an iOS lesson may choose (`client.platform`, `evaluate --platform`), today's first.
+    public static let iOS: [Platform] = [.iOS16, .iOS13, .iOS12]
 
-    /// "iOS 13+", "iOS 12", "Android", "OpenSSL": how a run's settings line names it.
+    /// "iOS 16+", "iOS 13–15", "iOS 12", "Android", "OpenSSL": how a run's settings line names it.
     public var name: String {
         switch self {
-        case .iOS13: "iOS 13+"
+        case .iOS16: "iOS 16+"
+        case .iOS13: "iOS 13–15"
         case .iOS12: "iOS 12"
         case .android: "Android"
         case .openSSL: "OpenSSL"
         }
     }
+
+    /// True where Apple's rules for TLS server certificates (key sizes, SHA-1, validity maximums, serverAuth)
+    /// apply to the SSL policy: iOS 13 and later.
+    var hasTLSCertificateRules: Bool { self == .iOS13 || self == .iOS16 }
+
+    /// True where the SSL policy reads the subject's common name when the SAN has no DNS name: iOS 12 and
+    /// earlier (`SecCertificateCopyDNSNames`, Security-58286), not iOS 13 on (`SecCertificateCopyDNSNamesFromSAN`).
+    public var readsCommonName: Bool { self == .iOS12 }
 }

@@ -1,14 +1,31 @@
 /// Whether a leaf names the host, decided as Apple's SSL policy decides it (the trust daemon's
 /// `SecPolicyCheckCertSSLHostname` and `SecDNSMatch`), not as OpenSSL's `X509_check_host` does.
 ///
-/// Only the SAN counts. The host is first matched against the SAN's DNS names; when it is written as an
-/// IP address it is then compared, as bytes, with the SAN's IP addresses.
+/// From iOS 13 on only the SAN counts (`SecCertificateCopyDNSNamesFromSAN`, Security-59306 on). The host is
+/// first matched against the SAN's DNS names; when it is written as an IP address it is then compared, as
+/// bytes, with the SAN's IP addresses. iOS 12 (`commonNameFallback`) read `SecCertificateCopyDNSNames`
+/// instead (Security-58286): every DNS name in the SAN, or, when the SAN has none, every common name in
+/// the subject that is written like a DNS name.
 package enum HostNameMatcher {
-    /// True when `certificate`'s SAN names `host`. An empty host is named by no certificate.
-    package static func certificate(_ certificate: Certificate, names host: String) -> Bool {
-        if certificate.dnsNames.contains(where: { isPresentable($0) && dnsName($0, matches: host) }) { return true }
+    /// True when `certificate` names `host`. An empty host is named by no certificate.
+    package static func certificate(_ certificate: Certificate, names host: String, commonNameFallback: Bool = false) -> Bool {
+        let names = comparedDNSNames(certificate, commonNameFallback: commonNameFallback)
+        let compared = names.isEmpty && commonNameFallback ? commonNames(certificate) : names
+        if compared.contains(where: { dnsName($0, matches: host) }) { return true }
         guard let address = addressBytes(host) else { return false }
         return certificate.ipAddresses.contains { IPAddress.bytes($0) == address }
+    }
+
+    /// The SAN DNS names compared with the host: those written as host names, or with `commonNameFallback`
+    /// (iOS 12, which filtered none) all of them.
+    package static func comparedDNSNames(_ certificate: Certificate, commonNameFallback: Bool) -> [String] {
+        commonNameFallback ? certificate.dnsNames : certificate.dnsNames.filter(isPresentable)
+    }
+
+    /// The subject's common names iOS 12 compares when the SAN has no DNS name: each one written like a DNS
+    /// name by Security-58286's `isDNSName` (which an IPv4 address also passes), in the subject's order.
+    package static func commonNames(_ certificate: Certificate) -> [String] {
+        certificate.subject.attributes.filter { $0.type == "CN" && hostLabels($0.value, underscore: false) != nil }.map(\.value)
     }
 
     /// Apple's label-by-label match of one SAN DNS name (`presented`) against the host (`reference`).
@@ -39,15 +56,24 @@ package enum HostNameMatcher {
     /// and a last label with a letter in it. Anything else (an address, a name with a trailing dot, a
     /// name in Unicode) is skipped.
     static func isPresentable(_ name: String) -> Bool {
+        // `_` counts as a letter for where it may stand, but not as the letter the last label needs.
+        hostLabels(name, underscore: true)?.last?.contains { isLetterLike($0) && $0 != UInt8(ascii: "_") } ?? false
+    }
+
+    /// The labels of `name` when each is 1 to 63 letters (`*`, and `_` if `underscore`), digits and hyphens,
+    /// not starting or ending with a hyphen, in at most 255 characters; else nil.
+    private static func hostLabels(_ name: String, underscore: Bool) -> [ArraySlice<UInt8>]? {
         let bytes = Array(name.utf8)
-        guard !bytes.isEmpty, bytes.count <= 255 else { return false }
+        guard !bytes.isEmpty, bytes.count <= 255 else { return nil }
         let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         for label in labels {
-            guard (1...63).contains(label.count), label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-") else { return false }
-            guard label.allSatisfy({ isLetterLike($0) || isDigit($0) || $0 == UInt8(ascii: "-") }) else { return false }
+            guard (1...63).contains(label.count), label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-") else { return nil }
+            let allowed = label.allSatisfy {
+                (isLetterLike($0) && (underscore || $0 != UInt8(ascii: "_"))) || isDigit($0) || $0 == UInt8(ascii: "-")
+            }
+            guard allowed else { return nil }
         }
-        // `_` counts as a letter for where it may stand, but not as the letter the last label needs.
-        return labels.last?.contains { isLetterLike($0) && $0 != UInt8(ascii: "_") } ?? false
+        return labels
     }
 
     /// The host as address bytes when Apple's parser reads it as an IP address (4 or 16 bytes), else nil.

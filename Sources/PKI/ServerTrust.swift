@@ -29,7 +29,7 @@ public struct ServerTrust: Sendable {
 
     /// - Parameter certificates: as presented, leaf first; must not be empty.
     public init(
-        certificates: [Certificate], deviceTrustStore: DeviceTrustStore, policy: Policy = .basicX509, verifyDate: Date, platform: Platform = .iOS13
+        certificates: [Certificate], deviceTrustStore: DeviceTrustStore, policy: Policy = .basicX509, verifyDate: Date, platform: Platform = .iOS16
     ) {
         precondition(!certificates.isEmpty, "a server trust needs at least the leaf certificate")
         self.certificates = certificates

@@ -12,7 +12,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case expired
         case notYetValid
         case unreadableValidity
-        case hostnameMismatch(host: String)
+        /// The leaf does not name `host`; `commonNameFallback` when the common name counted where the SAN
+        /// has no DNS name (iOS 12).
+        case hostnameMismatch(host: String, commonNameFallback: Bool = false)
         case issuerNotCA
         case keyUsageForbidsCertificateSigning
         case badSignature
@@ -103,18 +105,8 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "\(name) is not valid before \(certificate.notBefore.utcDay)"
         case .unreadableValidity:
             return "\(name) has a validity date that cannot be read"
-        case .hostnameMismatch(let host):
-            let common = certificate.subject.commonName.map { "; its common name '\($0)' is never used" } ?? ""
-            // SAN DNS entries that are not host names are never compared, so they are named apart.
-            let names = certificate.dnsNames.filter(HostNameMatcher.isPresentable) + certificate.ipAddresses
-            let skipped = certificate.dnsNames.filter { !HostNameMatcher.isPresentable($0) }
-            let listed =
-                names.isEmpty
-                ? (skipped.isEmpty ? "has no names in its SAN" : "has no host names in its SAN") : "is issued for " + names.joined(separator: ", ")
-            let ignored =
-                skipped.isEmpty
-                ? "" : "; its SAN entries " + skipped.map { "'\($0)'" }.joined(separator: ", ") + " are not host names, so they are never compared"
-            return "\(name) \(listed), not '\(host)'\(ignored)\(common)"
+        case .hostnameMismatch(let host, let commonNameFallback):
+            return "\(name) \(Self.hostMismatch(certificate, host: host, commonNameFallback: commonNameFallback))"
         case .issuerNotCA:
             return "\(name) signed a certificate but is not a certificate authority (no basicConstraints CA:TRUE)"
         case .keyUsageForbidsCertificateSigning:
@@ -136,7 +128,8 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case .validityPeriodTooLong(let maximum, let anchor):
             let days = Int((certificate.notAfter.timeIntervalSince(certificate.notBefore) / 86_400).rounded(.down))
             return "\(name) is valid for \(days) days (\(certificate.notBefore.utcDay) to \(certificate.notAfter.utcDay)); "
-                + "iOS 13 and later allow at most \(maximum) days for a leaf \(Self.validityWindow(maximumDays: maximum, anchor: anchor))"
+                + "\(Self.validityRelease(maximumDays: maximum, anchor: anchor)) allow at most \(maximum) days for a leaf "
+                + Self.validityWindow(maximumDays: maximum, anchor: anchor)
         case .missingServerAuthEKU(let anchor):
             let which =
                 anchor == .system
@@ -166,6 +159,45 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "\(name) has an extension that is malformed or contradicts another of its extensions"
         case .other(let code, let message):
             return "\(name) failed a check mitmsim has no lesson for; OpenSSL says: \(message) (error \(code))"
+        }
+    }
+
+    /// What the host check found: the names the leaf has and, where the platform reads it, its common name.
+    private static func hostMismatch(_ certificate: Certificate, host: String, commonNameFallback: Bool) -> String {
+        // SAN DNS entries that are not host names are never compared from iOS 15 on, so they are named apart.
+        let compared = HostNameMatcher.comparedDNSNames(certificate, commonNameFallback: commonNameFallback)
+        let names = compared + certificate.ipAddresses
+        let skipped = certificate.dnsNames.filter { !compared.contains($0) }
+        let listed =
+            names.isEmpty
+            ? (skipped.isEmpty ? "has no names in its SAN" : "has no host names in its SAN") : "is issued for " + names.joined(separator: ", ")
+        let ignored =
+            skipped.isEmpty
+            ? "" : "; its SAN entries " + skipped.map { "'\($0)'" }.joined(separator: ", ") + " are not host names, so they are never compared"
+        guard let commonName = certificate.subject.commonName else { return "\(listed), not '\(host)'\(ignored)" }
+        guard commonNameFallback else { return "\(listed), not '\(host)'\(ignored); its common name '\(commonName)' is never used" }
+        guard compared.isEmpty else {
+            return "\(listed), not '\(host)'; iOS 12 reads the common name only when the SAN has no DNS name, so its common name "
+                + "'\(commonName)' is not used"
+        }
+        let fallback = HostNameMatcher.commonNames(certificate)
+        guard !fallback.isEmpty else {
+            return "\(listed), not '\(host)'; its SAN has no DNS name, but its common name '\(commonName)' is not written as a host "
+                + "name, so iOS 12 does not compare it either"
+        }
+        let read = fallback.map { "'\($0)'" }.joined(separator: ", ")
+        return "\(listed), not '\(host)'; its SAN has no DNS name, so iOS 12 compares its common name \(read), which does not name "
+            + "'\(host)' either"
+    }
+
+    /// Which iOS releases a validity maximum belongs to: 398 days came with iOS 14, and the maximums for leaves
+    /// issued before 1 March 2018 went with iOS 15.5 (Security-60158.120's `set_ssl_validity_periods`).
+    private static func validityRelease(maximumDays: Int, anchor: AnchorSource?) -> String {
+        guard anchor == .system else { return "iOS 13 and later" }
+        switch maximumDays {
+        case 398: return "iOS 14 and later"
+        case 825: return "iOS 13 and later"
+        default: return "iOS 13 to 15.4"
         }
     }
 

@@ -32,10 +32,10 @@ struct LabExpectations {
     private func chain(_ path: Path) -> [Certificate] { path == .throughAttacker ? forgery : world.server.chain }
 
     /// The verdict on `chain` for a client whose only anchor is `anchor`; `host` nil checks no name. Lab clients
-    /// (curl, Python, openssl) have no validity maximum and no serverAuth requirement, so iOS 12's rules are the
-    /// closer model; the key-size and SHA-1 rules they do share (OpenSSL's security level 2) cannot arise from a scenario.
+    /// (curl, Python, openssl) have no validity maximum and no serverAuth requirement, so OpenSSL's rules are the
+    /// model; the key-size and SHA-1 rules they do share (OpenSSL's security level 2) cannot arise from a scenario.
     private func verdict(_ chain: [Certificate], trusting anchor: Certificate, host: String?) -> TrustFailure? {
-        ServerTrust(certificates: chain, deviceTrustStore: DeviceTrustStore(system: [anchor]), policy: .ssl(host: host), verifyDate: clock, platform: .iOS12)
+        ServerTrust(certificates: chain, deviceTrustStore: DeviceTrustStore(system: [anchor]), policy: .ssl(host: host), verifyDate: clock, platform: .openSSL)
             .evaluate().reason
     }
 

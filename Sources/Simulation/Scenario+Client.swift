@@ -16,7 +16,7 @@ public struct ClientSpec: Sendable, Decodable {
     public var policy: PolicySpec
     /// The domain handed to the policy: the server's host unless the file says `domain: null`.
     public var passesDomain: Bool
-    /// Whose trust rules the phone applies: iOS 13 and later unless a historical lesson says `ios12`.
+    /// Whose trust rules the phone applies: iOS 16 and later unless a historical lesson says `ios13` or `ios12`.
     public var platform: Platform
     /// Who answers the server-trust challenge: AFNetworking's session manager unless the file says otherwise.
     public var challengeHandler: ChallengeHandler
@@ -48,7 +48,7 @@ public struct ClientSpec: Sendable, Decodable {
                 debugDescription: "\(library) has no \(key.stringValue) (it belongs to the iOS client of the afnetworking-… names; a peer library's client "
                     + "block gives \(given.dropLast().joined(separator: ", ")) and \(given.last ?? "") only)")
         }
-        platform = try container.contains(.platform) ? container.decodeChoice(choices(Platform.iOS), forKey: .platform) : .iOS13
+        platform = try container.contains(.platform) ? container.decodeChoice(choices(Platform.iOS), forKey: .platform) : .iOS16
         guard container.contains(.policy) else {
             throw DecodingError.keyNotFound(CodingKeys.policy, .init(codingPath: container.codingPath, debugDescription: ""))
         }

@@ -25,8 +25,8 @@ extension MitmSim {
         @Option(help: "A certificate file (PEM) installed with a profile whose full trust is off: it anchors nothing. Repeatable.")
         var installedWithoutFullTrust: [String] = []
 
-        @Option(help: "Whose trust rules apply: ios13 (iOS 13 and later) or ios12.")
-        var platform: Platform = .iOS13
+        @Option(help: "Whose trust rules apply: ios16 (iOS 16 and later), ios13 (iOS 13–15) or ios12.")
+        var platform: Platform = .iOS16
 
         @Option(help: "Whose AFSecurityPolicy decides: \(AFNetworkingVersion.names) (default: afnetworking-4, also 3.x).", transform: AFNetworkingVersion.parse)
         var library: AFNetworkingVersion = .v4

@@ -190,3 +190,67 @@ struct AppleTLSRulesTests {
         #expect(evaluate([server], DeviceTrustStore()).anchor == nil)
     }
 }
+
+/// Today's iOS (16 on, `set_ssl_validity_periods`) against iOS 13–15 (`SecPolicyCheckSystemTrustValidityPeriodMaximums`).
+struct ValidityPeriodsByReleaseTests {
+    static let day: TimeInterval = 86_400
+
+    func leaf(from start: Date, days: Double, signedBy issuer: Identity?) throws -> Identity {
+        try factory.makeIdentity(.serverLeaf(label: "leaf", dnsNames: ["bank.test"], notBefore: start, notAfter: start + days * Self.day), signedBy: issuer)
+    }
+
+    func failures(_ server: Identity, system root: Identity, platform: Platform? = nil, at date: Date) -> [TrustFailure] {
+        let store = DeviceTrustStore(system: [root.certificate])
+        let trust =
+            platform.map {
+                ServerTrust(certificates: [server.certificate], deviceTrustStore: store, policy: .ssl(host: "bank.test"), verifyDate: date, platform: $0)
+            }
+            ?? ServerTrust(certificates: [server.certificate], deviceTrustStore: store, policy: .ssl(host: "bank.test"), verifyDate: date)
+        return trust.evaluate().failures
+    }
+
+    @Test func todaysIOSByDefaultSetsNoMaximumForALeafIssuedBeforeMarch2018UnderARootBuiltIntoIOS() throws {
+        let start = date("2017-01-01T00:00:00Z")
+        let root = try factory.makeIdentity(.authority(label: "Old Root", commonName: "Old Root", notBefore: start, notAfter: clock))
+        let server = try leaf(from: start, days: 1_500, signedBy: root)
+        let during = date("2018-01-01T00:00:00Z")
+
+        #expect(failures(server, system: root, at: during).isEmpty)
+        #expect(failures(server, system: root, platform: .iOS16, at: during).isEmpty)
+        let older = failures(server, system: root, platform: .iOS13, at: during)
+        #expect(older.map(\.kind) == [.validityPeriodTooLong(maximumDays: 1_188, anchor: .system)])
+        #expect(
+            older.first?.description
+                == "'leaf' is valid for 1500 days (2017-01-01 to 2021-02-09); iOS 13 to 15.4 allow at most 1188 days for a leaf "
+                + "issued from 1 July 2016 to 28 February 2018 whose chain ends at a root built into iOS")
+    }
+
+    @Test func bothReleasesHoldALeafIssuedSinceMarch2018To825DaysAndSinceSeptember2020To398() throws {
+        let start = date("2018-03-01T00:00:00Z")
+        let root = try factory.makeIdentity(.authority(label: "Old Root", commonName: "Old Root", notBefore: start, notAfter: clock))
+        for platform in [Platform.iOS16, .iOS13] {
+            let long = failures(try leaf(from: start, days: 826, signedBy: root), system: root, platform: platform, at: start + Self.day)
+            #expect(long.map(\.kind) == [.validityPeriodTooLong(maximumDays: 825, anchor: .system)])
+            let recent = try leaf(from: date("2020-09-01T00:00:00Z"), days: 399, signedBy: root)
+            let refused = failures(recent, system: root, platform: platform, at: date("2020-10-01T00:00:00Z"))
+            #expect(
+                refused.first?.description
+                    == "'leaf' is valid for 399 days (2020-09-01 to 2021-10-05); iOS 14 and later allow at most 398 days for a leaf "
+                    + "issued on or after 1 September 2020 whose chain ends at a root built into iOS")
+        }
+    }
+
+    @Test func todaysIOSCountsALeafIssuedAtTheJuly2019InstantItselfUnderAnAppAnchor() throws {
+        // Apple's constant for "1 July 2019" is 30 June 2019 23:00 UTC; iOS 16 applies its rule from that instant on.
+        let server = try leaf(from: date("2019-06-30T23:00:00Z"), days: 900, signedBy: nil)
+        func result(_ platform: Platform) -> TrustResult {
+            var trust = ServerTrust(
+                certificates: [server.certificate], deviceTrustStore: DeviceTrustStore(), policy: .ssl(host: "bank.test"),
+                verifyDate: date("2019-07-02T00:00:00Z"), platform: platform)
+            trust.setAnchorCertificates([server.certificate])
+            return trust.evaluate()
+        }
+        #expect(result(.iOS16).failures.map(\.kind) == [.validityPeriodTooLong(maximumDays: 825, anchor: .app)])
+        #expect(result(.iOS13).isValid)
+    }
+}

@@ -158,6 +158,17 @@ struct ClientLoaderTests {
                 == "x.yaml: client.policy: missing")
     }
 
+    // MARK: - The platform
+
+    @Test("A lesson that names no platform runs on today's iOS, and names ios16, ios13 or ios12 otherwise")
+    func thePlatformIsTodaysIOSUnlessNamed() throws {
+        #expect(try load(Self.valid).client.platform == .iOS16)
+        for platform in Platform.iOS {
+            #expect(try load(Self.client("  platform: \(platform.rawValue)")).client.platform == platform)
+        }
+        #expect(Platform.iOS.map(\.rawValue) == ["ios16", "ios13", "ios12"])
+    }
+
     // MARK: - The challenge handler
 
     @Test("The challenge handler is afnetworking, acceptAll or systemDefault", arguments: ChallengeHandler.allCases)

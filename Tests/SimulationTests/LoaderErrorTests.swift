@@ -97,7 +97,7 @@ struct LoaderErrorTests {
             "deviceTrust: system", "deviceTrust: yes",
             "x.yaml: world.authorities[0].deviceTrust: 'yes' is not one of: system, userInstalled, userInstalledWithoutFullTrust"
         ),
-        ("  library: afnetworking-4", "  library: afnetworking-4\n  platform: ios9", "x.yaml: client.platform: 'ios9' is not one of: ios12, ios13"),
+        ("  library: afnetworking-4", "  library: afnetworking-4\n  platform: ios9", "x.yaml: client.platform: 'ios9' is not one of: ios12, ios13, ios16"),
         ("  reveal: R\n", "", "x.yaml: lesson.reveal: missing"),
         (
             "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"a z\"\n      trusted: true\n",

@@ -124,6 +124,28 @@ struct EvaluateCommandTests {
         #expect(try CommandLine.run(arguments + ["--platform", "ios12"]).status == 0)
     }
 
+    @Test func aLeafNamingTheHostOnlyInItsCommonNameIsTrustedWithPlatformIOS12AndNotByDefaultNorOnIOS13() throws {
+        let factory = CertificateFactory(now: world.clock)
+        let start = world.clock.addingTimeInterval(-86_400)
+        let root = try factory.makeIdentity(.authority(label: "CN Root", commonName: "CN Root", notBefore: start, notAfter: start + 3_650 * 86_400))
+        let leaf = try factory.makeIdentity(
+            .serverLeaf(label: "bank.test", commonName: "bank.test", dnsNames: [], notBefore: start, notAfter: start + 300 * 86_400), signedBy: root)
+        let arguments =
+            [
+                "evaluate", "--chain", try world.write(leaf.certificate.pemEncoded(), to: "cn-only.pem"), "--domain", "bank.test",
+                "--trust", try world.write(root.certificate.pemEncoded(), to: "cn-root.pem"),
+            ] + world.at
+
+        let legacy = try CommandLine.run(arguments + ["--platform", "ios12"])
+        #expect(legacy.status == 0, "\(legacy.standardOutput)")
+        #expect(legacy.standardOutput.contains("which the leaf must name in its SAN (on iOS 12, in its common name when the SAN has no DNS name)"))
+        for platform in [[], ["--platform", "ios13"], ["--platform", "ios16"]] {
+            let refused = try CommandLine.run(arguments + platform)
+            #expect(refused.status == 1, "\(platform)")
+            #expect(refused.standardOutput.contains("'bank.test' has no names in its SAN, not 'bank.test'; its common name 'bank.test' is never used"))
+        }
+    }
+
     @Test func contradictorySettingsAreRefusedWithAFsOwnMessage() throws {
         let result = try CommandLine.run(["evaluate", "--chain", world.path("chain.pem"), "--domain", "bank.test", "--allow-invalid-certificates"] + world.at)
         #expect(result.status == 1)

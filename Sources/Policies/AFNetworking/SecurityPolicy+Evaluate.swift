@@ -26,7 +26,7 @@ extension SecurityPolicy {
         // SecTrustSetPolicies(serverTrust, policies);
         var trust = serverTrust
         trust.policy = validatesDomainName ? .ssl(host: domain) : .basicX509
-        trace.add(.policySelection, .note, policySelectionReason(domain: domain))
+        trace.add(.policySelection, .note, policySelectionReason(domain: domain, platform: serverTrust.platform))
 
         // if (self.SSLPinningMode == AFSSLPinningModeNone) {
         //     return self.allowInvalidCertificates || AFServerTrustIsValid(serverTrust); }
@@ -220,8 +220,9 @@ extension SecurityPolicy {
             + "pinning: mode \(SSLPinningMode) with \(pinnedCertificates.count) pinned certificate\(pinnedCertificates.count == 1 ? "" : "s")"
     }
 
-    private func policySelectionReason(domain: String?) -> String {
-        Self.policySentence(chosenPolicyPrefix(domain: domain), validatesDomainName ? .ssl(host: domain) : .basicX509, unused: unusedPolicyClause)
+    private func policySelectionReason(domain: String?, platform: Platform) -> String {
+        Self.policySentence(
+            chosenPolicyPrefix(domain: domain), validatesDomainName ? .ssl(host: domain) : .basicX509, platform: platform, unused: unusedPolicyClause)
     }
 
     /// Why step 2 chose its policy: "validatesDomainName is YES but the domain is nil".
@@ -229,15 +230,17 @@ extension SecurityPolicy {
         !validatesDomainName ? "validatesDomainName is NO" : domain == nil ? "validatesDomainName is YES but the domain is nil" : "validatesDomainName is YES"
     }
 
-    /// "PREFIX: SSL policy for host 'bank.test', which the leaf must name in its SAN", followed by `unused`,
-    /// the clause that says why no decision rests on that policy, when none does.
-    static func policySentence(_ prefix: String, _ policy: ServerTrust.Policy, unused: String?) -> String {
+    /// "PREFIX: SSL policy for host 'bank.test', which the leaf must name in its SAN" (where `platform` reads
+    /// it, or in its common name), followed by `unused`, the clause that says why no decision rests on that
+    /// policy, when none does.
+    static func policySentence(_ prefix: String, _ policy: ServerTrust.Policy, platform: Platform, unused: String?) -> String {
         let tail = unused.map { ". \($0)" } ?? ""
         switch policy {
         case .basicX509: return "\(prefix): BasicX509 policy, the host name is never checked\(tail)"
         case .ssl(host: nil): return "\(prefix): SSL policy without a host name, so no host name is checked\(tail)"
         case .ssl(host: let host?):
-            guard let unused else { return "\(prefix): SSL policy for host '\(host)', which the leaf must name in its SAN" }
+            let commonName = platform.readsCommonName ? " (on iOS 12, in its common name when the SAN has no DNS name)" : ""
+            guard let unused else { return "\(prefix): SSL policy for host '\(host)', which the leaf must name in its SAN\(commonName)" }
             return "\(prefix): SSL policy for host '\(host)'. \(unused), so the host name is not checked"
         }
     }

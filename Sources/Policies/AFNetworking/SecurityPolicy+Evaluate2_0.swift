@@ -15,7 +15,7 @@ extension SecurityPolicy {
             .policySelection, .note,
             Self.policySentence(
                 "\(version.displayName) has only evaluateServerTrust:\(ignored) and sets no policy of its own, so the trust keeps CFNetwork's",
-                serverTrust.policy, unused: verdictUnused))
+                serverTrust.policy, platform: serverTrust.platform, unused: verdictUnused))
 
         // case AFSSLPinningModeNone: return (self.allowInvalidCertificates || AFServerTrustIsValid(serverTrust));
         if SSLPinningMode == .none { return acceptWithoutPinning(trust: serverTrust, trace: &trace) }

@@ -12,7 +12,7 @@ extension SecurityPolicy {
             .policySelection, .note,
             Self.policySentence(
                 "\(version.displayName) sets no policy of its own, whatever validatesDomainName says, so the trust keeps CFNetwork's",
-                serverTrust.policy, unused: unusedClauseWithCFNetworkPolicy))
+                serverTrust.policy, platform: serverTrust.platform, unused: unusedClauseWithCFNetworkPolicy))
 
         // if (self.SSLPinningMode == AFSSLPinningModeNone && self.allowInvalidCertificates) { return YES; }
         // if (!AFServerTrustIsValid(serverTrust)) { return NO; }  (2.2.0: … && !self.allowInvalidCertificates)

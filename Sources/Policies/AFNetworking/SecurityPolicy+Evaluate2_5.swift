@@ -21,7 +21,7 @@ extension SecurityPolicy {
         trust.policy = validatesDomainName ? .ssl(host: domain) : .basicX509
         trace.add(
             .policySelection, .note,
-            Self.policySentence(chosenPolicyPrefix(domain: domain), trust.policy, unused: unusedClauseWhenSettingPolicies))
+            Self.policySentence(chosenPolicyPrefix(domain: domain), trust.policy, platform: trust.platform, unused: unusedClauseWhenSettingPolicies))
 
         if SSLPinningMode == .none {
             switch version {
