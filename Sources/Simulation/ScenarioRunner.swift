@@ -48,7 +48,8 @@ public enum ScenarioRunner {
     /// The app as the scenario builds it: the model that judges, and what its `.p12` gave it for two-way TLS.
     struct App: Sendable {
         let model: any ClientModel
-        /// The identity `SecPKCS12Import` returned (nil without a `.p12`, with the wrong password, or for a peer library).
+        /// The identity `SecPKCS12Import` returned in the app's `identityBlock` (nil for any other handler, without a
+        /// `.p12`, with the wrong password, or for a peer library).
         let identity: Identity?
         /// What the client-certificate challenge adds to the trace when a server asks; nil for a peer library,
         /// which mitmsim does not give the app's `.p12` (its model judges the server's chain only).
@@ -66,7 +67,9 @@ public enum ScenarioRunner {
                 (identity, identityStep) = (nil, nil)
                 return
             }
-            if let shipped = world.client {
+            if let answer = IOSClient.clientCertificateAnswer(by: scenario.client.challengeHandler) {
+                (identity, identityStep) = (nil, answer)
+            } else if let shipped = world.client {
                 (identity, identityStep) = IOSClient.importClientIdentity(
                     pkcs12: shipped.pkcs12, password: scenario.client.pkcs12Password ?? shipped.password, file: "\(shipped.id).p12")
             } else {
@@ -110,8 +113,10 @@ public enum ScenarioRunner {
             let evaluation = app.model.evaluate(PresentedConnection(serverTrust: trust, negotiated: negotiated, host: host, domain: domain))
             return .init(accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.decision)
         }
-        let identityStep = result.certificateRequested ? app.identityStep : nil
-        let evaluation = result.verdict.map { verdict in identityStep.map { verdict.evaluation.appending($0) } ?? verdict.evaluation }
+        let evaluation = result.verdict.map { verdict in
+            guard result.certificateRequested, let step = app.identityStep else { return verdict.evaluation }
+            return verdict.evaluation.appending(verdict.evaluation.isTrusted ? step : IOSClient.clientCertificateNeverAsked)
+        }
         return Exchange(evaluation: evaluation, presented: result.verdict?.presented ?? [], handshakeCompleted: result.handshakeCompleted)
     }
 

@@ -35,7 +35,7 @@ public struct World: Sendable {
     /// The certificate the app presents in two-way TLS, as it ships it.
     public struct ClientIdentity: Sendable {
         public let id: String
-        /// Loaded from the `.p12` the app ships, as AFNetworking apps load theirs.
+        /// Loaded from the `.p12` the app ships, as the two-way TLS articles' challenge block loads theirs.
         public let identity: Identity
         /// The CA that issued it: the only one the bank accepts client certificates from.
         public let issuer: Entry

@@ -114,7 +114,7 @@ struct ClientKeyTests {
         #expect(domainLine == "domain unchanged: afnetworking-2.0 is handed no domain (AFNetworking 2.1 added forDomain:)")
     }
 
-    @Test("H cycles the challenge handler: afnetworking, acceptAll, systemDefault, and back")
+    @Test("H cycles the challenge handler: afnetworking, acceptAll, systemDefault, identityBlock, and back")
     func handlerCycle() throws {
         var state = Self.opened("02-forged-untrusted-ca")
         var seen: [ChallengeHandler] = []
@@ -122,7 +122,7 @@ struct ClientKeyTests {
             #expect(update(&state, .character("H")) == .run)
             seen += [state.scenario?.client.challengeHandler].compactMap { $0 }
         }
-        #expect(seen == [.acceptAll, .systemDefault, .afnetworking])
+        #expect(seen == [.acceptAll, .systemDefault, .identityBlock, .afnetworking])
         let lesson = try Self.lesson("02-forged-untrusted-ca")
         #expect(ScenarioEdit.nextChallengeHandler.apply(to: lesson).change == "challenge handler afnetworking → acceptAll")
     }

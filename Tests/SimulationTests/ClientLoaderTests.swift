@@ -171,16 +171,16 @@ struct ClientLoaderTests {
 
     // MARK: - The challenge handler
 
-    @Test("The challenge handler is afnetworking, acceptAll or systemDefault", arguments: ChallengeHandler.allCases)
+    @Test("The challenge handler is afnetworking, acceptAll, systemDefault or identityBlock", arguments: ChallengeHandler.allCases)
     func theChallengeHandlerIsRead(handler: ChallengeHandler) throws {
         #expect(try load(Self.client("  challengeHandler: \(handler.rawValue)")).client.challengeHandler == handler)
     }
 
-    @Test("Any other challenge handler is refused with the three choices")
+    @Test("Any other challenge handler is refused with the four choices")
     func anUnknownChallengeHandlerIsRefused() {
         #expect(
             error(Self.client("  challengeHandler: trustEverything"))
-                == "x.yaml: client.challengeHandler: 'trustEverything' is not one of: acceptAll, afnetworking, systemDefault")
+                == "x.yaml: client.challengeHandler: 'trustEverything' is not one of: acceptAll, afnetworking, identityBlock, systemDefault")
     }
 
     // MARK: - App Transport Security under client.ats

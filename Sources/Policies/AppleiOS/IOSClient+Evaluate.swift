@@ -62,7 +62,7 @@ extension IOSClient {
     // MARK: - The challenge handler
 
     /// The handler's steps and its answer; a rejection here is the task's failure.
-    private struct Answer {
+    struct Answer {
         var steps: [TraceStep]
         var path: [Certificate]
         var rejection: RejectionReason?
@@ -130,6 +130,9 @@ extension IOSClient {
                         "PerformDefaultHandling: the system does not trust the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)"),
                 ],
                 path: system.path, rejection: .untrustedChain(failure), urlError: .serverCertificateUntrusted, leavesNothingToATS: skips)
+
+        case .identityBlock:
+            return identityBlockAnswer(serverTrust: serverTrust, domain: domain)
         }
     }
 
@@ -183,7 +186,7 @@ extension IOSClient {
                 identity,
                 TraceStep(
                     .clientCertificate, .note,
-                    "\(asked): SecPKCS12Import opened '\(file)' with the app's password, and the app answers with "
+                    "\(asked): SecPKCS12Import opened '\(file)' with the app's password, and the app's block answers UseCredential with "
                         + "credentialWithIdentity: for '\(identity.certificate.label)'")
             )
         } catch PKIError.wrongPKCS12Password {
