@@ -24,7 +24,7 @@ extension Canvas {
         ("c", "clock: the lesson's time, or a day after the server's leaf expires"),
         ("D", "domain: the host, or nil (the policy is not told the host)"),
         ("v", "the server's TLS versions: any, 1.2 only, 1.3 only"),
-        ("L", "cycle the AFNetworking release: 4, 2.6, 2.5.3 … 2.1, 2.0"),
+        ("L", "cycle the AFNetworking release: 4, 3.1, 3.0, 2.6 … 2.1, 2.0"),
         ("H", "the challenge handler: afnetworking, acceptAll, systemDefault"),
         ("S E", "ATS: NSAllowsArbitraryLoads (S); the host's http exception (E)"),
         ("r", "reset everything to the lesson as written (after an edit only the lesson's story is shown)"),

@@ -1,7 +1,8 @@
 /// Who answers the URLSession's server-trust challenge (`URLSession:didReceiveChallenge:completionHandler:`).
 public enum ChallengeHandler: String, Hashable, Sendable, CaseIterable {
     /// AFNetworking's `AFURLSessionManager` with no app block: the security policy decides;
-    /// YES → `UseCredential`, NO → `CancelAuthenticationChallenge` (NSURLError -999).
+    /// YES → `UseCredential`, NO → `CancelAuthenticationChallenge` (NSURLError -999; 4.0.x attaches -1202).
+    /// 3.0.0–3.0.4 answer NO with `RejectProtectionSpace`, and URLSession's default handling decides.
     case afnetworking
     /// The articles' block: `UseCredential` with `credentialForTrust:` for every challenge, evaluating nothing.
     case acceptAll
