@@ -54,14 +54,14 @@ struct AFNetworking3Tests {
 
     @Test func afNetworking3EvaluatesTheChainBeforeReadingAllowInvalidCertificatesAnd4DoesNot() {
         let three = evaluate(client(.v3_1, .publicKey, allowInvalid: true), attackerInstalled: false)
-        let chainTrust = three.steps.filter { $0.check == .chainTrust }
-        #expect(chainTrust.count == 1 && chainTrust.first?.outcome == .note)
+        let override = three.steps.first { $0.check == .allowInvalidOverride }
+        #expect(override?.outcome == .note)
         #expect(
-            chainTrust.first?.detail.hasPrefix(
-                "AFNetworking 3.1 evaluates the chain before reading allowInvalidCertificates: the device trust store does not validate the chain")
+            override?.detail.hasPrefix(
+                "AFNetworking 3.1 evaluates the chain before it reads allowInvalidCertificates: the device trust store does not validate it")
                 == true)
         let four = evaluate(client(.v4, .publicKey, allowInvalid: true), attackerInstalled: false)
-        #expect(!four.steps.contains { $0.check == .chainTrust })
+        #expect(four.steps.first { $0.check == .allowInvalidOverride }?.detail.hasPrefix("allowInvalidCertificates is YES: the device trust store's verdict") == true)
         #expect(three.isTrusted == four.isTrusted)
     }
 

@@ -35,16 +35,9 @@ extension SecurityPolicy {
         // if (!self.allowInvalidCertificates && !AFServerTrustIsValid(serverTrust)) { return NO; }
         // 3.x: if (!AFServerTrustIsValid(serverTrust) && !self.allowInvalidCertificates) { return NO; }
         var deviceResult: TrustResult? = nil
-        if allowInvalidCertificates, version.evaluatesBeforeReadingAllowInvalid {
+        if version.evaluatesBeforeReadingAllowInvalid {
             let result = trust.evaluate()
-            let verdict =
-                result.isValid
-                ? "validates the chain (path \(result.path.pathDescription)\(Self.anchorClause(result)))"
-                : "does not validate the chain (\(Self.failures(result)))"
-            trace.add(
-                .chainTrust, .note,
-                "\(version.displayName) evaluates the chain before reading allowInvalidCertificates: the device trust store \(verdict), "
-                    + "but allowInvalidCertificates is YES, so that verdict is not used and pinning alone decides")
+            guard recordValidityBeforeAllowInvalid(result, trace: &trace) else { return trace.reject(result) }
             deviceResult = result
         } else if allowInvalidCertificates {
             trace.add(
