@@ -26,9 +26,11 @@ struct PinningLibraryComparisonTests {
             ])
     }
 
-    /// Lesson 49's table: nine clients let the CA's mis-issued certificate through; seven refuse it.
+    /// Lesson 49's table: eleven clients let the CA's mis-issued certificate through; seven refuse it.
     static let caPinRows = [
         "afnetworking-4 ACCEPTED at pinnedPublicKeyMatch read",
+        "afnetworking-3.1 ACCEPTED at pinnedPublicKeyMatch read",
+        "afnetworking-3.0 ACCEPTED at pinnedPublicKeyMatch read",
         "afnetworking-2.6 ACCEPTED at pinnedPublicKeyMatch read",
         "afnetworking-2.5.3 REJECTED at everyPublicKeyPinned nothing",
         "afnetworking-2.5.2 REJECTED at everyPublicKeyPinned nothing",
@@ -46,7 +48,7 @@ struct PinningLibraryComparisonTests {
         "curl REJECTED at curlPinnedPublicKey nothing",
     ]
 
-    @Test("49: a pin on the issuing CA lets its mis-issued certificate through nine clients; the old AFNetworking releases and curl refuse it")
+    @Test("49: a pin on the issuing CA lets its mis-issued certificate through eleven clients; the old AFNetworking releases and curl refuse it")
     func aCAPinLetsTheMisissuedLeafThroughMostClients() throws {
         let lesson = try ScenarioCatalog.builtIn.load("49-ca-pin-in-every-library")
         #expect(lesson.comparedClients == ClientLibraries.builtIn.modelNames)
