@@ -61,7 +61,9 @@ struct AFNetworking3Tests {
                 "AFNetworking 3.1 evaluates the chain before it reads allowInvalidCertificates: the device trust store does not validate it")
                 == true)
         let four = evaluate(client(.v4, .publicKey, allowInvalid: true), attackerInstalled: false)
-        #expect(four.steps.first { $0.check == .allowInvalidOverride }?.detail.hasPrefix("allowInvalidCertificates is YES: the device trust store's verdict") == true)
+        #expect(
+            four.steps.first { $0.check == .allowInvalidOverride }?.detail.hasPrefix("allowInvalidCertificates is YES: the device trust store's verdict")
+                == true)
         #expect(three.isTrusted == four.isTrusted)
     }
 
