@@ -64,4 +64,13 @@ struct PinningLibraryComparisonTests {
         let sameVerdicts = Self.caPinRows.map { $0.split(separator: " ").dropLast().joined(separator: " ") }
         #expect(Self.verdicts(try Comparison(scenario: bankOnly)) == sameVerdicts)
     }
+
+    @Test("51: of every client, only AFNetworking 3.0.x lets the installed CA's forgery through the public-key pin, at systemTrust")
+    func onlyAFNetworking3_0LetsTheForgeryThrough() throws {
+        let comparison = try Comparison(scenario: try ScenarioCatalog.builtIn.load("51-afnetworking-3-0-public-key-pin-does-not-stop"))
+        let through = Self.rows(comparison).filter { $0.contains(" ACCEPTED ") }
+        #expect(through == ["afnetworking-3.0 ACCEPTED at systemTrust read"])
+        #expect(
+            Self.verdicts(comparison).prefix(2) == ["afnetworking-4 REJECTED at pinnedPublicKeyMatch", "afnetworking-3.1 REJECTED at pinnedPublicKeyMatch"])
+    }
 }
