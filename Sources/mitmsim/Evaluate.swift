@@ -28,7 +28,7 @@ extension MitmSim {
         @Option(help: "Whose trust rules apply: ios13 (iOS 13 and later) or ios12.")
         var platform: Platform = .iOS13
 
-        @Option(help: "Whose AFSecurityPolicy decides: \(AFNetworkingVersion.names) (default: afnetworking-4, which is 4.0.x).", transform: AFNetworkingVersion.parse)
+        @Option(help: "Whose AFSecurityPolicy decides: \(AFNetworkingVersion.names) (default: afnetworking-4, 4.0.x).", transform: AFNetworkingVersion.parse)
         var library: AFNetworkingVersion = .v4
 
         @Option(help: "What must match besides the chain.")
