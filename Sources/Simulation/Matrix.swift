@@ -166,10 +166,15 @@ public struct Matrix: Sendable {
         [Self.symbolLegend, policyLegend, appLegend] + columns.map { "\($0.rawValue): \($0.meaning)" }
     }
 
-    /// Why every verdict is the policy's: the app around it is the same in every cell.
+    /// Why every verdict is the policy's: the app around it is the same in every cell. Rows of 3.0.0–3.0.4,
+    /// whose NO leaves the decision to the system (`rejectsProtectionSpace`), say so.
     var appLegend: String {
-        "In every cell AFURLSessionManager asks the policy, and the Info.plist exempts '\(staged.server.host)' from ATS's trust check "
-            + "(NSExceptionAllowsInsecureHTTPLoads YES), so AFSecurityPolicy alone decides."
+        let app =
+            "In every cell AFURLSessionManager asks the policy, and the Info.plist exempts '\(staged.server.host)' from ATS's trust check "
+            + "(NSExceptionAllowsInsecureHTTPLoads YES)"
+        guard let release = policies.map(\.version).first(where: \.rejectsProtectionSpace) else { return app + ", so AFSecurityPolicy alone decides." }
+        return app + ", so AFSecurityPolicy decides, except that when it says NO, \(release.rawValue) answers RejectProtectionSpace "
+            + "and the system's default evaluation decides."
     }
 
     /// The legend of a narrow table (short symbols, short labels, abbreviated columns), every abbreviation named.

@@ -28,7 +28,7 @@ extension MitmSim {
         @Option(help: "Whose trust rules apply: ios16 (iOS 16 and later), ios13 (iOS 13–15) or ios12.")
         var platform: Platform = .iOS16
 
-        @Option(help: "Whose AFSecurityPolicy decides: \(AFNetworkingVersion.names) (default: afnetworking-4, also 3.x).", transform: AFNetworkingVersion.parse)
+        @Option(help: "Whose AFSecurityPolicy decides: \(AFNetworkingVersion.names) (default: afnetworking-4, 4.0.x).", transform: AFNetworkingVersion.parse)
         var library: AFNetworkingVersion = .v4
 
         @Option(help: "What must match besides the chain.")

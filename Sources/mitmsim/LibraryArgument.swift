@@ -3,7 +3,7 @@ import Policies
 
 /// `--library NAME`, as `evaluate` and `matrix` take it.
 extension AFNetworkingVersion {
-    /// Every release's name, newest first: "afnetworking-4, afnetworking-2.6, …, afnetworking-2.0".
+    /// Every release's name, newest first: "afnetworking-4, afnetworking-3.1, …, afnetworking-2.0".
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The release named `text`, or an error that lists the names (ArgumentParser's own would span lines).

@@ -38,11 +38,11 @@ struct ClientKeyTests {
     func libraryKeepsSettings() throws {
         let lesson = try Self.lesson("12-certificate-pin-vs-installed-ca")
         let (edited, change) = ScenarioEdit.nextLibrary.apply(to: lesson)
-        #expect(edited.client.library == .afnetworking(.v2_6))
+        #expect(edited.client.library == .afnetworking(.v3_1))
         #expect(edited.client.policy.pinningMode == lesson.client.policy.pinningMode)
         #expect(edited.client.policy.pinnedCertificates == lesson.client.policy.pinnedCertificates)
         #expect(edited.client.policy.validatesDomainName == lesson.client.policy.validatesDomainName)
-        #expect(change == "library afnetworking-4 → afnetworking-2.6")
+        #expect(change == "library afnetworking-4 → afnetworking-3.1")
     }
 
     @Test("Into 2.0, validatesDomainName takes 2.0's NO and the change line says 2.0 has none")
@@ -177,7 +177,7 @@ struct ClientKeyTests {
         edited.client.ats.linkedBeforeIOS9 = true
         #expect(
             edited.changes(from: lesson) == [
-                "library afnetworking-4 → afnetworking-2.6", "challenge handler afnetworking → acceptAll", "linkedBeforeIOS9 NO → YES",
+                "library afnetworking-4 → afnetworking-3.1", "challenge handler afnetworking → acceptAll", "linkedBeforeIOS9 NO → YES",
                 "ATS NSAllowsArbitraryLoads NO → YES", "ATS NSExceptionDomains entry 'bank.test' none → NSExceptionAllowsInsecureHTTPLoads YES",
             ])
     }
@@ -189,7 +189,7 @@ struct ClientKeyTests {
         #expect(Screen.shows("ATS: Apple's defaults (no NSAppTransportSecurity keys)", render(state, size: size).text))
         ConsoleUpdateTests.press(ConsoleUpdateTests.characters("LHSE"), &state)
         let text = render(state, size: size).text
-        #expect(Screen.shows("App: AFNetworking 2.6; the app's block accepts every chain", text))
+        #expect(Screen.shows("App: AFNetworking 3.1; the app's block accepts every chain", text))
         #expect(
             Screen.shows(
                 "ATS: NSAllowsArbitraryLoads YES; NSExceptionDomains 'bank.test' (NSExceptionAllowsInsecureHTTPLoads YES)", text))
@@ -218,7 +218,7 @@ struct ClientKeyVerdictTests {
     @Test("With ATS off, L reaches 2.5.1, whose default policy accepts a forgery nobody trusts without evaluating it")
     func libraryVerdict() {
         var state = Self.run("02-forged-untrusted-ca") { $0.client.ats = AppTransportSecurity(allowsArbitraryLoads: true) }
-        ConsoleUpdateTests.press(ConsoleUpdateTests.characters("LLLL"), &state)
+        ConsoleUpdateTests.press(ConsoleUpdateTests.characters("LLLLLL"), &state)
         #expect(state.change == "library afnetworking-2.5.2 → afnetworking-2.5.1: ACCEPTED at modeNoneWithoutEvaluation (was REJECTED at chainTrust)")
         #expect(state.report?.attackerView.readSecret == true)
     }

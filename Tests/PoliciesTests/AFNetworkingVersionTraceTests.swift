@@ -15,7 +15,7 @@ struct AFNetworkingVersionTraceTests {
     @Test("each release's +defaultPolicy is mode none, refuses invalid certificates and has that release's validatesDomainName")
     func defaultPolicies() {
         let validatesDomainName = AFNetworkingVersion.allCases.filter { $0.defaultPolicy.validatesDomainName }
-        #expect(validatesDomainName == [.v4, .v2_6, .v2_5_3])
+        #expect(validatesDomainName == [.v4, .v3_1, .v3_0, .v2_6, .v2_5_3])
         for version in AFNetworkingVersion.allCases {
             let policy = version.defaultPolicy
             #expect(policy.version == version)

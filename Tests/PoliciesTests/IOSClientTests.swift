@@ -66,8 +66,8 @@ struct IOSClientTests {
             evaluation.steps.suffix(2) == [
                 TraceStep(
                     .challengeDisposition, .note,
-                    "the policy said NO: CancelAuthenticationChallenge; AFNetworking 4.0.1 reports the task's failure as NSURLError -1202 "
-                        + "NSURLErrorServerCertificateUntrusted rather than URLSession's NSURLError -999 NSURLErrorCancelled, which 4.0.0 and 3.x pass on"),
+                    "the policy said NO: CancelAuthenticationChallenge; AFNetworking 4 reports the task's failure as NSURLError -1202 "
+                        + "NSURLErrorServerCertificateUntrusted rather than URLSession's NSURLError -999 NSURLErrorCancelled, which 3.1–3.2.1 pass on"),
                 TraceStep(.atsServerTrust, .skipped, "the handler cancelled the challenge, so there is no connection left for ATS to judge"),
             ])
         #expect(evaluation.urlError == .serverCertificateUntrusted)

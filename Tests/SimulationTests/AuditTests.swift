@@ -45,6 +45,20 @@ struct AuditTests {
         #expect(audit.warnings.isEmpty)
     }
 
+    @Test("The same public-key pin in an app built with AFNetworking 3.0.x lets a forgery the phone trusts through")
+    func aPinnedAppOnAFNetworking3_0LetsTheInstalledCAForgeryThrough() throws {
+        let files = try AuditFiles()
+        let af = try files.write(
+            "version: afnetworking-3.0\nSSLPinningMode: publicKey\npinnedCertificates: [api.cer]\ndomains: [api.example.com]\n", to: "af.yaml")
+        let audit = try Audit(AuditConfiguration.read(afnetworking: af))
+        let verdicts = try #require(audit.hosts.first?.clients.first)
+        #expect(verdicts.client == "iOS app (afnetworking-3.0)")
+        let installed = try #require(verdicts.attacks.first { $0.column == .forgeInstalledCA })
+        #expect(installed.getsThrough && installed.decidingCheck == .systemTrust)
+        #expect(verdicts.attacks.first { $0.column == .forgeUntrustedCA }?.getsThrough == false)
+        #expect(audit.attackGotThrough)
+    }
+
     @Test("With --chain, a pin on the real intermediate pins the generated one, and a pin that matches nothing is said")
     func chainPlacesPinsByRole() throws {
         let files = try AuditFiles()

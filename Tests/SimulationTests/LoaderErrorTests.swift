@@ -124,7 +124,7 @@ struct LoaderErrorTests {
         (
             "  library: afnetworking-4", "  library: alamofire-6",
             "x.yaml: client.library: 'alamofire-6' is not one of: afnetworking-2.0, afnetworking-2.1, afnetworking-2.2, afnetworking-2.5.0, "
-                + "afnetworking-2.5.1, afnetworking-2.5.2, afnetworking-2.5.3, afnetworking-2.6, afnetworking-4, alamofire-4, alamofire-5, "
+                + "afnetworking-2.5.1, afnetworking-2.5.2, afnetworking-2.5.3, afnetworking-2.6, afnetworking-3.0, afnetworking-3.1, afnetworking-4, alamofire-4, alamofire-5, "
                 + "android-nsc, curl, okhttp, okhttp-3.1.1, trustkit"
         ),
     ])

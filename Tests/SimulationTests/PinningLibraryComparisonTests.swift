@@ -26,9 +26,11 @@ struct PinningLibraryComparisonTests {
             ])
     }
 
-    /// Lesson 49's table: nine clients let the CA's mis-issued certificate through; seven refuse it.
+    /// Lesson 49's table: eleven clients let the CA's mis-issued certificate through; seven refuse it.
     static let caPinRows = [
         "afnetworking-4 ACCEPTED at pinnedPublicKeyMatch read",
+        "afnetworking-3.1 ACCEPTED at pinnedPublicKeyMatch read",
+        "afnetworking-3.0 ACCEPTED at pinnedPublicKeyMatch read",
         "afnetworking-2.6 ACCEPTED at pinnedPublicKeyMatch read",
         "afnetworking-2.5.3 REJECTED at everyPublicKeyPinned nothing",
         "afnetworking-2.5.2 REJECTED at everyPublicKeyPinned nothing",
@@ -46,7 +48,7 @@ struct PinningLibraryComparisonTests {
         "curl REJECTED at curlPinnedPublicKey nothing",
     ]
 
-    @Test("49: a pin on the issuing CA lets its mis-issued certificate through nine clients; the old AFNetworking releases and curl refuse it")
+    @Test("49: a pin on the issuing CA lets its mis-issued certificate through eleven clients; the old AFNetworking releases and curl refuse it")
     func aCAPinLetsTheMisissuedLeafThroughMostClients() throws {
         let lesson = try ScenarioCatalog.builtIn.load("49-ca-pin-in-every-library")
         #expect(lesson.comparedClients == ClientLibraries.builtIn.modelNames)
@@ -61,5 +63,14 @@ struct PinningLibraryComparisonTests {
         #expect(bankOnly.attacker.attack == .none, "\(change)")
         let sameVerdicts = Self.caPinRows.map { $0.split(separator: " ").dropLast().joined(separator: " ") }
         #expect(Self.verdicts(try Comparison(scenario: bankOnly)) == sameVerdicts)
+    }
+
+    @Test("51: of every client, only AFNetworking 3.0.x lets the installed CA's forgery through the public-key pin, at systemTrust")
+    func onlyAFNetworking3_0LetsTheForgeryThrough() throws {
+        let comparison = try Comparison(scenario: try ScenarioCatalog.builtIn.load("51-afnetworking-3-0-public-key-pin-does-not-stop"))
+        let through = Self.rows(comparison).filter { $0.contains(" ACCEPTED ") }
+        #expect(through == ["afnetworking-3.0 ACCEPTED at systemTrust read"])
+        #expect(
+            Self.verdicts(comparison).prefix(2) == ["afnetworking-4 REJECTED at pinnedPublicKeyMatch", "afnetworking-3.1 REJECTED at pinnedPublicKeyMatch"])
     }
 }

@@ -5,7 +5,8 @@ import Testing
 /// release's AFSecurityPolicy decides.
 struct LibraryCommandTests {
     static let releases = [
-        "afnetworking-4", "afnetworking-2.6", "afnetworking-2.5.3", "afnetworking-2.5.2", "afnetworking-2.5.1", "afnetworking-2.5.0",
+        "afnetworking-4", "afnetworking-3.1", "afnetworking-3.0", "afnetworking-2.6", "afnetworking-2.5.3", "afnetworking-2.5.2", "afnetworking-2.5.1",
+        "afnetworking-2.5.0",
         "afnetworking-2.2", "afnetworking-2.1", "afnetworking-2.0",
     ]
     let world = try! WorldOnDisk()
@@ -88,7 +89,7 @@ struct LibraryCommandTests {
         #expect(markdown.dropFirst().first == "|---|---|---|---|---|---|---|---|")
         #expect(markdown.count == 2 + Self.releases.count + 1)
         #expect(markdown.contains { $0.hasPrefix("| afnetworking-2.0 | none | NO | - | - | nothing | accepted |") })
-        #expect(markdown.last?.hasPrefix("| accepted by | | | | | | 9 of 9 | ") == true)
+        #expect(markdown.last?.hasPrefix("| accepted by | | | | | | 11 of 11 | ") == true)
     }
 
     @Test func theVersionsMatrixAsJSONNamesEachCellsLibraryWithNullForAPropertyItLacks() throws {
@@ -125,7 +126,7 @@ struct LibraryCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("mitmsim bench matrix --versions: world of '") == true)
-        #expect(lines.first?.contains("81 cells (9 releases × 9 attacks), 1 workers") == true, "\(lines)")
+        #expect(lines.first?.contains("99 cells (11 releases × 9 attacks), 1 workers") == true, "\(lines)")
         #expect(lines.dropFirst().map { String($0.prefix(44)).trimmingCharacters(in: .whitespaces) } == ["versions matrix, ms", "ms per cell"])
     }
 }
@@ -148,7 +149,8 @@ struct LibraryBadInputTests {
     func anUnknownLibraryIsRefusedWithEveryName(_ command: [String]) throws {
         try expectRefused(
             command + ["--library", "afnetworking-2.5.4"],
-            saying: "'afnetworking-2.5.4' is not a library mitmsim has (afnetworking-4, afnetworking-2.6, afnetworking-2.5.3, afnetworking-2.5.2, "
+            saying:
+                "'afnetworking-2.5.4' is not a library mitmsim has (afnetworking-4, afnetworking-3.1, afnetworking-3.0, afnetworking-2.6, afnetworking-2.5.3, afnetworking-2.5.2, "
                 + "afnetworking-2.5.1, afnetworking-2.5.0, afnetworking-2.2, afnetworking-2.1, afnetworking-2.0)")
     }
 

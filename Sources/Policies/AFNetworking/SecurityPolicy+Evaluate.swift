@@ -9,14 +9,14 @@ extension SecurityPolicy {
     /// `serverTrust` is taken by value: AF mutates the trust it is given; here the caller's copy is untouched.
     public func evaluate(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
         switch version {
-        case .v4: evaluate4(serverTrust: serverTrust, forDomain: domain)
+        case .v4, .v3_1, .v3_0: evaluate4(serverTrust: serverTrust, forDomain: domain)
         case .v2_6, .v2_5_3, .v2_5_2, .v2_5_1, .v2_5_0: evaluateSettingPolicies(serverTrust: serverTrust, forDomain: domain)
         case .v2_2, .v2_1: evaluateWithCFNetworkPolicy(serverTrust: serverTrust, forDomain: domain)
         case .v2_0: evaluateWithoutDomain(serverTrust: serverTrust, forDomain: domain)
         }
     }
 
-    /// AFNetworking 4.0.1 (and 3.x).
+    /// AFNetworking 4.0.1, 4.0.0 and 3.x: 3.x only evaluates the chain before reading allowInvalidCertificates.
     private func evaluate4(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
         var trace = Trace()
 
@@ -33,8 +33,13 @@ extension SecurityPolicy {
         if SSLPinningMode == .none { return acceptWithoutPinning(trust: trust, trace: &trace) }
 
         // if (!self.allowInvalidCertificates && !AFServerTrustIsValid(serverTrust)) { return NO; }
+        // 3.x: if (!AFServerTrustIsValid(serverTrust) && !self.allowInvalidCertificates) { return NO; }
         var deviceResult: TrustResult? = nil
-        if allowInvalidCertificates {
+        if version.evaluatesBeforeReadingAllowInvalid {
+            let result = trust.evaluate()
+            guard recordValidityBeforeAllowInvalid(result, trace: &trace) else { return trace.reject(result) }
+            deviceResult = result
+        } else if allowInvalidCertificates {
             trace.add(
                 .allowInvalidOverride, .note,
                 "allowInvalidCertificates is YES: the device trust store's verdict is not used, pinning alone decides")
@@ -46,7 +51,7 @@ extension SecurityPolicy {
 
         switch SSLPinningMode {
         case .certificate:
-            return evaluatePinnedCertificates(trust: trust, trace: &trace)
+            return evaluatePinnedCertificates(trust: trust, firstEvaluation: deviceResult == nil, trace: &trace)
         case .publicKey:
             // AFPublicKeyTrustChainForServerTrust reads the path of the trust as the step-2 policy left it.
             return evaluatePinnedPublicKeys(
@@ -91,9 +96,9 @@ extension SecurityPolicy {
 
     // MARK: - Step 5, certificate mode
 
-    private func evaluatePinnedCertificates(trust: ServerTrust, trace: inout Trace) -> PolicyEvaluation {
-        // With allowInvalidCertificates NO, chainTrust evaluated the chain once already; with YES this is the first evaluation.
-        let result = evaluateAgainstPinnedAnchors(trust: trust, firstEvaluation: allowInvalidCertificates, trace: &trace)
+    /// `firstEvaluation`: no chainTrust evaluation ran before (allowInvalidCertificates YES, in 4.x).
+    private func evaluatePinnedCertificates(trust: ServerTrust, firstEvaluation: Bool, trace: inout Trace) -> PolicyEvaluation {
+        let result = evaluateAgainstPinnedAnchors(trust: trust, firstEvaluation: firstEvaluation, trace: &trace)
         guard result.isValid else { return trace.reject(result) }
 
         // for (NSData *trustChainCertificate in [serverCertificates reverseObjectEnumerator]) {

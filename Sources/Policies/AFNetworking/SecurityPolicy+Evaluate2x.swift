@@ -11,7 +11,7 @@ extension SecurityPolicy {
                 + "are both YES and \(contradictionPins), yet evaluation goes on")
     }
 
-    /// 2.2.0–2.6 in pinning modes: `!AFServerTrustIsValid(serverTrust) && !self.allowInvalidCertificates`, which
+    /// 2.2.0–2.6 and 3.0.0–3.2.1 in pinning modes: `!AFServerTrustIsValid(serverTrust) && !self.allowInvalidCertificates`, which
     /// evaluates the chain before it reads allowInvalidCertificates. Returns whether evaluation goes on.
     func recordValidityBeforeAllowInvalid(_ result: TrustResult, trace: inout Trace) -> Bool {
         guard allowInvalidCertificates else { return trace.recordDeviceTrust(result) }

@@ -4,7 +4,7 @@ import PKI
 ///
 /// The decision procedure is in `SecurityPolicy+Evaluate.swift`; `Docs/policy.md` explains it.
 public struct SecurityPolicy: Sendable, Equatable {
-    /// Which release's `AFSecurityPolicy.m` decides (default: 4.x, also 3.x).
+    /// Which release's `AFSecurityPolicy.m` decides (default: 4.0.x).
     public var version: AFNetworkingVersion
     /// AF: `SSLPinningMode` (default none).
     // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -38,8 +38,10 @@ public struct SecurityPolicy: Sendable, Equatable {
     /// AF: `+defaultPolicy`: mode none, invalid certificates refused, domain validated, nothing pinned.
     public static var defaultPolicy: SecurityPolicy { SecurityPolicy() }
 
-    /// AF: `+policyWithPinningMode:withPinnedCertificates:`. AF's variant without certificates reads the
-    /// app bundle's `.cer` files; a simulation has no bundle, so the certificates are always given.
+    /// AF: `+policyWithPinningMode:withPinnedCertificates:`. AF's variant without certificates reads `.cer`
+    /// files with `certificatesInBundle:`: 4.0 from `[NSBundle mainBundle]`, 3.0.0–3.2.1 from
+    /// `bundleForClass:`, AFNetworking's own bundle, so an app that embeds AFNetworking as a framework pins
+    /// nothing. A simulation has no bundle, so the certificates are always given.
     public static func policy(withPinningMode pinningMode: SSLPinningMode, pinnedCertificates: Set<Certificate>) -> SecurityPolicy {
         SecurityPolicy(SSLPinningMode: pinningMode, pinnedCertificates: pinnedCertificates)
     }

@@ -93,6 +93,9 @@ extension IOSClient {
                 "AFURLSessionManager has no challenge block from the app, so it asks the security policy (\(policy.version.rawValue)): \(call)")
             let verdict = policy.evaluate(serverTrust: serverTrust, forDomain: domain)
             guard verdict.isTrusted else {
+                if policy.version.rejectsProtectionSpace {
+                    return rejectProtectionSpace(after: [handler] + verdict.steps, serverTrust: serverTrust, host: host, domain: domain)
+                }
                 let (error, fails) = cancellationError
                 return Answer(
                     steps: [handler] + verdict.steps + [TraceStep(.challengeDisposition, .note, "the policy said NO: CancelAuthenticationChallenge; \(fails)")],
@@ -138,16 +141,65 @@ extension IOSClient {
 
     /// What the app's completion handler gets when AFNetworking cancels the challenge, and the sentence saying so.
     ///
-    /// 4.0.1 attaches its own error to the task (`serverTrustErrorForServerTrust:url:`), which
+    /// 4.0.0 and 4.0.1 attach their own error to the task (4.0.0's `ServerTrustError`, 4.0.1's
+    /// `serverTrustErrorForServerTrust:url:`, both NSURLErrorServerCertificateUntrusted), which
     /// `URLSession:task:didCompleteWithError:` reports instead of URLSession's cancellation:
     /// `error = objc_getAssociatedObject(task, AuthenticationChallengeErrorKey) ?: error;`
     private var cancellationError: (NSURLError, String) {
         guard policy.version == .v4 else { return (.cancelled, "the task fails with \(NSURLError.cancelled)") }
         return (
             .serverCertificateUntrusted,
-            "AFNetworking 4.0.1 reports the task's failure as \(NSURLError.serverCertificateUntrusted) rather than URLSession's "
-                + "\(NSURLError.cancelled), which 4.0.0 and 3.x pass on"
+            "AFNetworking 4 reports the task's failure as \(NSURLError.serverCertificateUntrusted) rather than URLSession's "
+                + "\(NSURLError.cancelled), which 3.1–3.2.1 pass on"
         )
+    }
+
+    /// 3.0.0–3.0.4's answer to a NO: `RejectProtectionSpace`, which Apple documents as "reject this challenge,
+    /// and call the authentication delegate method again with the next authentication protection space". A
+    /// server-trust challenge has no next protection space, so URLSession goes on with its default handling
+    /// of this one: the system evaluates the challenge's `serverTrust`, the very trust object AFSecurityPolicy
+    /// changed in place: its policy (`SecTrustSetPolicies`) and, in certificate mode, the pinned certificates as
+    /// its only anchors (`SecTrustSetAnchorCertificates`). So a forgery the device trusts still fails a
+    /// certificate pin but passes a failed public-key pin (AFNetworking issue #3287, PR #3409).
+    private func rejectProtectionSpace(after steps: [TraceStep], serverTrust: ServerTrust, host: String, domain: String?) -> Answer {
+        let checks = Set(steps.map(\.check))
+        var trust = serverTrust
+        trust.policy = .ssl(host: host)
+        // The contradictory-settings rule returns NO before SecTrustSetPolicies.
+        if checks.contains(.policySelection) { trust.policy = policy.validatesDomainName ? .ssl(host: domain) : .basicX509 }
+        let anchored = policy.SSLPinningMode == .certificate && checks.contains(.pinnedAnchors)
+        if anchored { trust.setAnchorCertificates(policy.sortedPinnedCertificates) }
+        let result = trust.evaluate()
+        let checked: String =
+            switch trust.policy {
+            case .ssl(host: let name?): "SSL policy for '\(name)'"
+            case .ssl(host: nil): "SSL policy without a host name"
+            case .basicX509: "BasicX509 policy"
+            }
+        let evaluation =
+            "the system's default evaluation of the trust as AFSecurityPolicy left it (\(checked), "
+            + "\(anchored ? "the pinned certificates as its only anchors" : "the device trust store"))"
+        let disposition = TraceStep(
+            .challengeDisposition, .note,
+            "the policy said NO: AFNetworking 3.0.0–3.0.4 answer RejectProtectionSpace, not CancelAuthenticationChallenge. "
+                + "A server-trust challenge has no other protection space to try, so URLSession goes on with its default handling")
+        guard let failure = result.reason else {
+            let trusted = TraceStep(
+                .systemTrust, .passed,
+                "\(evaluation) trusts the chain: path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result)). "
+                    + "The policy's NO stopped nothing: the request goes on")
+            // ATS asks the same evaluation unless the policy changed the trust's policy or anchors.
+            let same = trust.policy == .ssl(host: host) && !anchored
+            return Answer(
+                steps: steps + [disposition, trusted], path: result.path,
+                leavesNothingToATS: same ? "the default handling's evaluation was the one ATS asks, so ATS adds nothing" : nil)
+        }
+        let refused = TraceStep(
+            .systemTrust, .failed,
+            "\(evaluation) does not trust the chain: \(SecurityPolicy.failures(result)), so the task fails with \(NSURLError.serverCertificateUntrusted)")
+        return Answer(
+            steps: steps + [disposition, refused], path: result.path, rejection: .untrustedChain(failure), urlError: .serverCertificateUntrusted,
+            leavesNothingToATS: "the system's default handling refused the chain, so there is no connection left for ATS to judge")
     }
 
     // MARK: - The system's default evaluation

@@ -10,9 +10,9 @@ extension TraceStep.Check {
     public static let atsCertificateStrength = Self(rawValue: "atsCertificateStrength")
     /// Who answers the server-trust challenge: AFNetworking's policy, an accept-all block, or the system.
     public static let challengeHandler = Self(rawValue: "challengeHandler")
-    /// The system's default evaluation (SSL policy for the host, device trust store) when no delegate answers.
+    /// The system's default evaluation when no delegate answers, or after AFNetworking 3.0.x's RejectProtectionSpace.
     public static let systemTrust = Self(rawValue: "systemTrust")
-    /// What the handler told URLSession: UseCredential, CancelAuthenticationChallenge or PerformDefaultHandling.
+    /// What the handler told URLSession: UseCredential, CancelAuthenticationChallenge, PerformDefaultHandling or RejectProtectionSpace.
     public static let challengeDisposition = Self(rawValue: "challengeDisposition")
     /// ATS, after the handler: the system's default evaluation must trust the chain unless the domain is exempt.
     public static let atsServerTrust = Self(rawValue: "atsServerTrust")
