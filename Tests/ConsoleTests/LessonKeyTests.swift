@@ -99,8 +99,8 @@ struct LessonKeyTests {
 }
 
 /// At 80×24, the projector's size: the verdict and the whole sentence of the step that decided it are on
-/// screen for every lesson, in classroom mode once the class has answered too, with the current event's
-/// whole label and, beside it, at least one other event (each counted by its ● or its arrow), so the room
+/// screen for every lesson, in classroom mode once the class has answered too, and, when the app connected, the
+/// current event's whole label and, beside it, at least one other event (each counted by its ● or its arrow), so the room
 /// sees the step in its sequence. Two, not three: in lessons 35, 38 and 44 the labels wrap to several rows
 /// at 80 columns and the diagram's five rows hold two of them. Events, not rows: one long label could fill
 /// five rows alone.
@@ -122,6 +122,8 @@ struct ProjectorSizeTests {
             let trace = try #require(lines.firstIndex { $0.hasPrefix("── the app's trace") })
             let drawn = lines[(titles + 1)..<trace].filter { $0.contains { "●▶◀".contains($0) } }.count
             #expect(drawn >= min(2, report.events.count), "\(id) draws \(drawn) events")
+            // An http:// load ATS refuses opens no connection (lesson 54): there is no event to show.
+            guard !report.events.isEmpty else { continue }
             let current = try #require(report.events.indices.contains(state.step) ? report.events[state.step] : nil)
             #expect(Screen.showsInDiagram(current.text, lines.joined(separator: "\n")), "\(id): the current event whole")
         }
