@@ -95,6 +95,19 @@ final class Socket: Sendable {
         }
     }
 
+    /// Runs `read` with no read on this socket waiting past `deadline` (nor past a deadline already set);
+    /// `HTTPError.tooSlow` when `read` failed because the deadline passed.
+    func reading<Result>(before deadline: ContinuousClock.Instant, _ read: () throws -> Result) throws -> Result {
+        let earlier = self.deadline
+        self.deadline = earlier.map { min($0, deadline) } ?? deadline
+        defer { self.deadline = earlier }
+        do {
+            return try read()
+        } catch  where ContinuousClock.now >= deadline {
+            throw HTTPError.tooSlow
+        }
+    }
+
     /// Before a read: lets it wait until `deadline` at most (and `defaultTimeout` at most, as always); throws
     /// "timed out" once the deadline has passed.
     func prepareRead() throws {

@@ -238,27 +238,28 @@ final class TLSConnection {
     }
 
     /// What is available (at most one TLS record), waiting no later than `deadline`; empty when the peer closed
-    /// with close_notify. The socket does not block meanwhile, so a peer that sends a record a byte at a time
-    /// cannot hold OpenSSL inside one read past the deadline.
+    /// with close_notify. The deadline bounds every read OpenSSL does meanwhile (see `boundReads`), so a peer
+    /// that sends a record a byte at a time cannot hold OpenSSL inside one read past it.
     func read(before deadline: ContinuousClock.Instant) throws -> [UInt8] {
-        let flags = fcntl(socket.descriptor, F_GETFL)
-        _ = fcntl(socket.descriptor, F_SETFL, flags | O_NONBLOCK)
-        defer { _ = fcntl(socket.descriptor, F_SETFL, flags) }
-        while true {
-            let outcome: (count: Int32, error: Int32) = OpenSSL.isolatingErrors {
-                let received = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
-                return (received, received > 0 ? SSL_ERROR_NONE : SSL_get_error(ssl, received))
-            }
-            switch outcome.error {
-            case SSL_ERROR_NONE:
-                stream.noteReceived(channel(outgoing: false, .bytes), Int(outcome.count))
-                return Array(readBuffer[..<Int(outcome.count)])
-            case SSL_ERROR_ZERO_RETURN:
-                return []
-            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
-                try socket.wait(forWriting: outcome.error == SSL_ERROR_WANT_WRITE, before: deadline)
-            case let error:
-                throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
+        try socket.reading(before: deadline) {
+            while true {
+                let outcome: (count: Int32, error: Int32) = OpenSSL.isolatingErrors {
+                    let received = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+                    return (received, received > 0 ? SSL_ERROR_NONE : SSL_get_error(ssl, received))
+                }
+                switch outcome.error {
+                case SSL_ERROR_NONE:
+                    stream.noteReceived(channel(outgoing: false, .bytes), Int(outcome.count))
+                    return Array(readBuffer[..<Int(outcome.count)])
+                case SSL_ERROR_ZERO_RETURN:
+                    return []
+                case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+                    // A receive timeout short of the deadline, or a record without data while relaying. Past the
+                    // deadline, a cancelled read can leave the last timeout's retry flag standing: stop here.
+                    guard ContinuousClock.now < deadline else { throw HTTPError.tooSlow }
+                case let error:
+                    throw NetworkError.tls(operation: "SSL_read", details: [failureReason(error)])
+                }
             }
         }
     }
