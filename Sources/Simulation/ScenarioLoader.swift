@@ -263,11 +263,12 @@ public enum ScenarioLoader {
             // A leaf with keyOf has the key of the leaf it names.
             let served = world.leaves.first { $0.id == scenario.server.leaf }
             let owner = served?.keyOf.flatMap { id in world.leaves.first { $0.id == id } } ?? served
-            let key = owner?.file.map(\.certificate.keyDescription) ?? owner.map { $0.keyType == .p256 ? "p256" : "RSA" }
-            if let key, !key.hasPrefix("RSA") {
+            // A leaf read from a file has the file's key, whatever keyType says.
+            if let owner, !(owner.file.map { $0.certificate.keyDescription.hasPrefix("RSA") } ?? (owner.keyType != .p256)) {
+                let key = owner.file.map { "an \($0.certificate.keyDescription)" } ?? "a p256"
                 throw fail(
                     "server.forwardSecrecy",
-                    "false needs an RSA server leaf (RSA key exchange encrypts to the leaf's RSA key); '\(scenario.server.leaf)' has a \(key) key")
+                    "false needs an RSA server leaf (RSA key exchange encrypts to the leaf's RSA key); '\(scenario.server.leaf)' has \(key) key")
             }
         }
         if scenario.client.pkcs12Password != nil, world.clientIdentity == nil {
