@@ -30,6 +30,26 @@ struct OwnCertificatesDocTests {
         return blocks
     }
 
+    /// The page's recipe and lesson, with the server's key swapped for the CA's: `run` refuses the lesson in one line.
+    @Test func aKeyThatIsNotTheCertificatesStopsRunWithOneLineAndExitStatus2() throws {
+        let blocks = try Self.blocks()
+        let directory = NSTemporaryDirectory() + "mitmsim-own-certificates-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let made = try Subprocess.paste("set -e; cd '\(directory)'\n" + blocks.prefix(2).map(\.commands).joined(separator: "\n"))
+        #expect(made.status == 0, "\(made.output)")
+        let lesson = directory + "/own-ca.yaml"
+        let text = try String(contentsOfFile: lesson, encoding: .utf8)
+        #expect(text.contains("keyFile: server.key"))
+        try Data(text.replacingOccurrences(of: "keyFile: server.key", with: "keyFile: ca.key").utf8).write(to: URL(fileURLWithPath: lesson))
+        let result = try CommandLine.run(["run", lesson])
+        #expect(result.status == 2)
+        #expect(
+            result.standardError
+                == "mitmsim: \(lesson): world.leaves[0].keyFile: 'ca.key' is not the key of 'server.pem' (the certificate carries another public key)\n")
+        #expect(result.standardOutput.isEmpty)
+    }
+
     @Test func everyCommandOnThePageRunsAndPrintsWhatThePageShows() throws {
         let blocks = try Self.blocks()
         #expect(blocks.count >= 5, "the recipe, the lesson, the attack, the export and the renamed .cer")
