@@ -1,6 +1,7 @@
 import Foundation
 import PKI
 import Simulation
+import TestSupport
 import Testing
 
 /// A lesson's world may read its certificates and keys from files (`file`, `keyFile`) instead of generating them:
@@ -147,6 +148,25 @@ struct CertificateFileTests {
         let fixture = try Fixture()
         let refusal = fixture.refusal(fixture.lesson(authority: authority))
         #expect(refusal.hasPrefix(expected), "\(refusal)")
+    }
+
+    /// What `openssl pkey` writes: a DER key is read, an encrypted one refused before OpenSSL could ask for a passphrase.
+    @Test func aDERKeyIsReadAndAnEncryptedKeyIsRefusedInOneLine() throws {
+        let fixture = try Fixture()
+        let converted = try Subprocess.run(
+            "/usr/bin/env", ["openssl", "pkey", "-in", fixture.path("server.key"), "-outform", "der", "-out", fixture.path("server-key.der")])
+        #expect(converted.status == 0, "\(converted.output)")
+        let scenario = try fixture.load(fixture.lesson(leaf: "file: server.der\n      keyFile: server-key.der"))
+        #expect(try World(scenario).server.leaf.identity.privateKey.publicKeyInfo() == fixture.server.certificate.publicKeyInfo)
+
+        let encrypted = try Subprocess.run(
+            "/usr/bin/env",
+            ["openssl", "pkey", "-in", fixture.path("server.key"), "-aes256", "-passout", "pass:secret", "-out", fixture.path("server-encrypted.key")])
+        #expect(encrypted.status == 0, "\(encrypted.output)")
+        #expect(
+            fixture.refusal(fixture.lesson(leaf: "file: server.der\n      keyFile: server-encrypted.key"))
+                == "world.leaves[0].keyFile: 'server-encrypted.key' is encrypted with a passphrase; write it unencrypted with "
+                + "`openssl pkey -in server-encrypted.key -out plain.key`")
     }
 
     @Test func aCertificateWhoseIssuerIsNotInTheWorldIsRefused() throws {
