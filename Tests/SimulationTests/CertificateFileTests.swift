@@ -123,6 +123,18 @@ struct CertificateFileTests {
         #expect(try PrivateKey.load(from: exported + "/my-ca.key").publicKeyInfo() == fixture.ca.certificate.publicKeyInfo)
     }
 
+    /// The lab builds its world at today's clock from the lesson and writes it to its directory: the certificates
+    /// there, which its bank serves, are the files'.
+    @Test func theLabServesTheFilesCertificate() throws {
+        let fixture = try Fixture()
+        let scenario = try fixture.load(fixture.lesson(attack: "attack: forge\n  authority: attacker-ca"))
+        let lab = try Lab(scenario, directory: fixture.path("lab")) { _ in }
+        defer { lab.stop() }
+        #expect(lab.files.contains(fixture.path("lab/bank-server.cer")))
+        #expect(try Certificate.loadAll(from: fixture.path("lab/bank-server.cer")).map(\.der) == [fixture.server.certificate.der])
+        #expect(try Certificate.loadAll(from: fixture.path("lab/my-ca.cer")).map(\.der) == [fixture.ca.certificate.der])
+    }
+
     @Test func aForgeryFromTheAttackersCAIsRefusedAtThePinnedCA() throws {
         let fixture = try Fixture()
         let report = try ScenarioRunner.run(fixture.load(fixture.lesson(attack: "attack: forge\n  authority: attacker-ca")))
