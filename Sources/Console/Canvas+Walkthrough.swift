@@ -54,12 +54,19 @@ extension Canvas {
             rows[pane, default: 0] += more
             left -= more
         }
-        // When rows are few, the focused pane gets two (a rule and a line), the others one; then the focused
-        // trace or lesson all it needs, or the focused diagram five rows; then two rows each, a few events
-        // (more when the diagram has the focus), two trace steps, the lesson, the rest of the trace; what is
-        // left lengthens the lanes.
+        // When rows are few, the focused pane gets two (a rule and a line); then, if the bottom lines show the
+        // deciding step whole (so the trace pane would only repeat it), the diagram the current event whole and a row
+        // of the one before it; the other panes one; then the focused trace or lesson all it needs, or the focused
+        // diagram five rows; then two rows each, a few events (more when the diagram has the focus), two trace steps,
+        // the lesson, the rest of the trace; what is left lengthens the lanes.
+        grow(state.focus, to: 2)
+        let decidingBelow = report.evaluation?.decidingStep.map { step in bottomLines(state, report).contains { $0.text == step.description } } ?? false
+        if decidingBelow, let current = layout.events.first(where: { $0.index == state.step }) {
+            let rows = labelLines(current, lanes: lanes, width: size.columns).count + layout.spacing - 1
+            grow(.diagram, to: rows + (layout.events.count > 1 ? 1 : 0))
+        }
         let order = [state.focus] + ConsoleState.Focus.allCases.filter { $0 != state.focus }
-        for pane in order { grow(pane, to: pane == state.focus ? 2 : 1) }
+        for pane in order { grow(pane, to: 1) }
         grow(state.focus, to: state.focus == .diagram ? 5 : .max)
         for pane in order { grow(pane, to: 2) }
         grow(.diagram, to: state.focus == .diagram ? max(7, size.rows / 4) : 3)
@@ -86,10 +93,14 @@ extension Canvas {
         let diagramRows = layout.rows[.diagram] ?? 0
         diagram(layout.events, current: state.step, top: layout.laneTop, rows: diagramRows, spacing: layout.spacing, withProxy: layout.withProxy)
         var row = layout.laneTop + diagramRows
+        // Before the class answers, the total would tell: a refusal ends the run sooner than a leak.
+        let stepLabel = state.awaitingPrediction ? " step \(state.step + 1) " : " step \(state.step + 1) of \(report.events.count) "
+        if layout.rows[.trace] == 0 {
+            // No trace rule to carry the step: it goes on the lane titles' row, left of the origin's.
+            screen.put(stepLabel, row: layout.laneTop - 1, column: width - Self.laneTitle(.origin).count - stepLabel.count - 2, style: .border)
+        }
         if let traceRows = layout.rows[.trace], traceRows > 0 {
             paneRule(row, "the app's trace", focused: state.focus == .trace)
-            // Before the class answers, the total would tell: a refusal ends the run sooner than a leak.
-            let stepLabel = state.awaitingPrediction ? " step \(state.step + 1) " : " step \(state.step + 1) of \(report.events.count) "
             screen.put(stepLabel, row: row, column: width - stepLabel.count - 2, style: .border)
             trace(
                 layout.trace, cursor: state.focus == .trace ? state.traceCursor ?? Self.decidingTraceIndex(report) : nil,

@@ -28,6 +28,21 @@ extension Certificate {
         try parseAll(InputFile.read(path, kind: "a certificate file"), source: path)
     }
 
+    /// `loadAll` for a certificate an app pins: a `.cer` or `.der` file holding PEM text is refused, as apps read
+    /// bundled certificates with `SecCertificateCreateWithData`, which takes DER only (AFNetworking's
+    /// `certificatesInBundle:` bundles `.cer` files; Alamofire's also `.der` and `.crt`).
+    public static func loadPinned(from path: String) throws -> [Certificate] {
+        let bytes = try InputFile.read(path, kind: "a certificate file")
+        if isPEMNamedAsDER(bytes, name: path) { throw PKIError.pemInDERFile(path: path) }
+        return try parseAll(bytes, source: path)
+    }
+
+    /// True when `name` ends in `.cer` or `.der`, as DER certificates are named, but `bytes` are PEM text.
+    public static func isPEMNamedAsDER(_ bytes: [UInt8], name: String) -> Bool {
+        let lowercased = name.lowercased()
+        return (lowercased.hasSuffix(".cer") || lowercased.hasSuffix(".der")) && bytes.firstRange(of: Array("-----BEGIN".utf8)) != nil
+    }
+
     /// PEM text: one `CERTIFICATE` block.
     public func pemEncoded() throws -> [UInt8] {
         try OpenSSL.writingToBIO("PEM_write_bio_X509") { PEM_write_bio_X509($0, x509) }

@@ -138,7 +138,7 @@ struct ChainVerifier {
         case X509_V_ERR_CERT_NOT_YET_VALID: .notYetValid
         case X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD, X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD: .unreadableValidity
         case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
-            .hostnameMismatch(host: hostName, commonNameFallback: trust.platform.readsCommonName)
+            .hostnameMismatch(host: hostName, commonNameReader: trust.platform.readsCommonName ? trust.platform : nil)
         case X509_V_ERR_INVALID_CA: .issuerNotCA
         case X509_V_ERR_KEYUSAGE_NO_CERTSIGN: .keyUsageForbidsCertificateSigning
         case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE: .badSignature

@@ -50,7 +50,8 @@ public enum Platform: String, Hashable, Sendable, CaseIterable {
     case iOS12 = "ios12"
     /// Android (Conscrypt's TrustManagerImpl): none of Apple's extra rules.
     case android
-    /// OpenSSL's own verification, as curl uses it: none of Apple's extra rules.
+    /// OpenSSL's own verification, as curl, `openssl s_client` and Python use it: none of Apple's extra rules, and
+    /// `X509_check_host` reads the common name when the SAN has no DNS name.
     case openSSL = "openssl"
 
     /// The platforms an iOS lesson may choose (`client.platform`, `evaluate --platform`), today's first.
@@ -71,7 +72,19 @@ public enum Platform: String, Hashable, Sendable, CaseIterable {
     /// apply to the SSL policy: iOS 13 and later.
     var hasTLSCertificateRules: Bool { self == .iOS13 || self == .iOS16 }
 
-    /// True where the SSL policy reads the subject's common name when the SAN has no DNS name: iOS 12 and
-    /// earlier (`SecCertificateCopyDNSNames`, Security-58286), not iOS 13 on (`SecCertificateCopyDNSNamesFromSAN`).
-    public var readsCommonName: Bool { self == .iOS12 }
+    /// True where the host check reads the subject's common name when the SAN has no DNS name: iOS 12 and
+    /// earlier (`SecCertificateCopyDNSNames`, Security-58286), not iOS 13 on (`SecCertificateCopyDNSNamesFromSAN`);
+    /// OpenSSL's `X509_check_host` without `X509_CHECK_FLAG_NEVER_CHECK_SUBJECT` (as `openssl s_client
+    /// -verify_hostname` and Python's `hostname_checks_common_name`, true by default, call it); not Android.
+    public var readsCommonName: Bool { commonNameReader != nil }
+
+    /// Who reads the common name in the sentences that say so: "iOS 12", "OpenSSL's X509_check_host"; nil where
+    /// no host check reads it.
+    var commonNameReader: String? {
+        switch self {
+        case .iOS12: "iOS 12"
+        case .openSSL: "OpenSSL's X509_check_host"
+        case .iOS16, .iOS13, .android: nil
+        }
+    }
 }

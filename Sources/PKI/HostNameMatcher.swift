@@ -5,7 +5,8 @@
 /// first matched against the SAN's DNS names; when it is written as an IP address it is then compared, as
 /// bytes, with the SAN's IP addresses. iOS 12 (`commonNameFallback`) read `SecCertificateCopyDNSNames`
 /// instead (Security-58286): every DNS name in the SAN, or, when the SAN has none, every common name in
-/// the subject that is written like a DNS name.
+/// the subject that is written like a DNS name. `Platform.openSSL` takes the same fallback, as OpenSSL's
+/// `X509_check_host` reads the common name only when the SAN has no DNS name.
 package enum HostNameMatcher {
     /// True when `certificate` names `host`. An empty host is named by no certificate.
     package static func certificate(_ certificate: Certificate, names host: String, commonNameFallback: Bool = false) -> Bool {

@@ -12,6 +12,8 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedPEMBlock(path: String, block: String, expected: String)
     case malformedCertificate(path: String, index: Int, detail: String)
     case malformedKey(path: String, detail: String)
+    /// A pinned `.cer` or `.der` file that holds PEM text.
+    case pemInDERFile(path: String)
     case badPKCS12(path: String, detail: String)
     /// The password does not verify the file's MAC: what `SecPKCS12Import` reports as errSecAuthFailed.
     case wrongPKCS12Password(path: String)
@@ -40,6 +42,10 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): holds a '\(block)' PEM block where \(expected) belongs"
         case .malformedCertificate(let path, let index, let detail):
             return "\(path): certificate \(index + 1) is not a valid X.509 certificate (\(detail))"
+        case .pemInDERFile(let path):
+            let stem = path.hasSuffix(".cer") || path.hasSuffix(".der") ? String(path.dropLast(4)) : path
+            return "\(path): holds PEM text, and a pinned certificate an app bundles as .cer is read as DER: SecCertificateCreateWithData returns "
+                + "NULL for PEM, so to the app it is no certificate (convert it: openssl x509 -in \(path) -outform der -out \(stem)-der.cer)"
         case .malformedKey(let path, let detail):
             return "\(path): not a valid private key (\(detail)); expected PEM (-----BEGIN PRIVATE KEY-----)"
         case .badPKCS12(let path, let detail):

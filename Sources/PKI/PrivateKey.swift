@@ -56,6 +56,19 @@ public final class PrivateKey: @unchecked Sendable {
         self.init(takingOwnership: key)
     }
 
+    /// Reads a private key from PEM or DER (PKCS#8, or the traditional EC/RSA forms), as `openssl` writes them.
+    public static func parse(_ bytes: [UInt8], source: String) throws -> PrivateKey {
+        if bytes.firstRange(of: Array("-----BEGIN".utf8)) != nil { return try PrivateKey(pem: bytes, source: source) }
+        let key = OpenSSL.isolatingErrors {
+            bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+                var cursor = buffer.baseAddress
+                return d2i_AutoPrivateKey(nil, &cursor, buffer.count)
+            }
+        }
+        guard let key else { throw PKIError.malformedKey(path: source, detail: "neither PEM text nor a DER private key") }
+        return PrivateKey(takingOwnership: key)
+    }
+
     public static func load(from path: String) throws -> PrivateKey {
         try PrivateKey(pem: InputFile.read(path, kind: "a key file"), source: path)
     }

@@ -12,9 +12,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case expired
         case notYetValid
         case unreadableValidity
-        /// The leaf does not name `host`; `commonNameFallback` when the common name counted where the SAN
-        /// has no DNS name (iOS 12).
-        case hostnameMismatch(host: String, commonNameFallback: Bool = false)
+        /// The leaf does not name `host`; `commonNameReader` is the platform whose host check read the common name
+        /// where the SAN has no DNS name (iOS 12, OpenSSL), nil where none does.
+        case hostnameMismatch(host: String, commonNameReader: Platform? = nil)
         case issuerNotCA
         case keyUsageForbidsCertificateSigning
         case badSignature
@@ -105,8 +105,8 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "\(name) is not valid before \(certificate.notBefore.utcDay)"
         case .unreadableValidity:
             return "\(name) has a validity date that cannot be read"
-        case .hostnameMismatch(let host, let commonNameFallback):
-            return "\(name) \(Self.hostMismatch(certificate, host: host, commonNameFallback: commonNameFallback))"
+        case .hostnameMismatch(let host, let reader):
+            return "\(name) \(Self.hostMismatch(certificate, host: host, reader: reader?.commonNameReader))"
         case .issuerNotCA:
             return "\(name) signed a certificate but is not a certificate authority (no basicConstraints CA:TRUE)"
         case .keyUsageForbidsCertificateSigning:
@@ -163,7 +163,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What the host check found: the names the leaf has and, where the platform reads it, its common name.
-    private static func hostMismatch(_ certificate: Certificate, host: String, commonNameFallback: Bool) -> String {
+    /// `reader` names who reads the common name when the SAN has no DNS name ("iOS 12"); nil where nobody does.
+    private static func hostMismatch(_ certificate: Certificate, host: String, reader: String?) -> String {
+        let commonNameFallback = reader != nil
         // SAN DNS entries that are not host names are never compared from iOS 15 on, so they are named apart.
         let compared = HostNameMatcher.comparedDNSNames(certificate, commonNameFallback: commonNameFallback)
         let names = compared + certificate.ipAddresses
@@ -175,18 +177,18 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             skipped.isEmpty
             ? "" : "; its SAN entries " + skipped.map { "'\($0)'" }.joined(separator: ", ") + " are not host names, so they are never compared"
         guard let commonName = certificate.subject.commonName else { return "\(listed), not '\(host)'\(ignored)" }
-        guard commonNameFallback else { return "\(listed), not '\(host)'\(ignored); its common name '\(commonName)' is never used" }
+        guard let reader else { return "\(listed), not '\(host)'\(ignored); its common name '\(commonName)' is never used" }
         guard compared.isEmpty else {
-            return "\(listed), not '\(host)'; iOS 12 reads the common name only when the SAN has no DNS name, so its common name "
+            return "\(listed), not '\(host)'; \(reader) reads the common name only when the SAN has no DNS name, so its common name "
                 + "'\(commonName)' is not used"
         }
         let fallback = HostNameMatcher.commonNames(certificate)
         guard !fallback.isEmpty else {
             return "\(listed), not '\(host)'; its SAN has no DNS name, but its common name '\(commonName)' is not written as a host "
-                + "name, so iOS 12 does not compare it either"
+                + "name, so \(reader) does not compare it either"
         }
         let read = fallback.map { "'\($0)'" }.joined(separator: ", ")
-        return "\(listed), not '\(host)'; its SAN has no DNS name, so iOS 12 compares its common name \(read), which does not name "
+        return "\(listed), not '\(host)'; its SAN has no DNS name, so \(reader) compares its common name \(read), which does not name "
             + "'\(host)' either"
     }
 

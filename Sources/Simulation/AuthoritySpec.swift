@@ -16,6 +16,9 @@ public struct AuthoritySpec: Sendable, Decodable {
     public var notAfter: Date?
     /// The digest its issuer signs it with (itself, for a root).
     public var signatureDigest: SignatureDigest
+    /// The certificate and key read from files (`file`, `keyFile`) instead of generated; its issuer is then the
+    /// authority that signed it, and its dates are the certificate's.
+    public var file: CertificateFile? = nil
 
     /// An authority as a file would declare it, for worlds built in code (the matrix's attackers).
     public init(
@@ -34,12 +37,15 @@ public struct AuthoritySpec: Sendable, Decodable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, issuer, pathLength, deviceTrust, keyType, notBefore, notAfter, signatureDigest
+        case id, name, issuer, pathLength, deviceTrust, keyType, notBefore, notAfter, signatureDigest, file, keyFile
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         id = try container.decodeValue(String.self, forKey: .id)
+        file = try CertificateFile.decode(
+            container, file: .file, keyFile: .keyFile, generated: [.name, .pathLength, .keyType, .notBefore, .notAfter, .signatureDigest],
+            userInfo: decoder.userInfo)
         name = try container.decodeValueIfPresent(String.self, forKey: .name) ?? id
         issuer = try container.decodeValueIfPresent(String.self, forKey: .issuer)
         pathLength = try container.decodeValueIfPresent(Int.self, forKey: .pathLength)
@@ -52,5 +58,6 @@ public struct AuthoritySpec: Sendable, Decodable {
         notBefore = try container.decodeTimeIfPresent(forKey: .notBefore)
         notAfter = try container.decodeTimeIfPresent(forKey: .notAfter)
         signatureDigest = try container.contains(.signatureDigest) ? container.decodeChoice(SignatureDigest.choices, forKey: .signatureDigest) : .sha256
+        if let certificate = file?.certificate { (notBefore, notAfter) = (certificate.notBefore, certificate.notAfter) }
     }
 }

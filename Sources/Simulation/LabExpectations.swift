@@ -33,22 +33,13 @@ struct LabExpectations {
 
     /// The verdict on `chain` for a client whose only anchor is `anchor`; `host` nil checks no name. Lab clients
     /// (curl, Python, openssl) have no validity maximum and no serverAuth requirement, so OpenSSL's rules are the
-    /// model; the key-size and SHA-1 rules they do share (OpenSSL's security level 2) cannot arise from a scenario.
+    /// model, its host check reading the common name when the SAN has no DNS name as `X509_check_host` does; the
+    /// key-size and SHA-1 rules they do share (OpenSSL's security level 2) cannot arise from a scenario.
     private func verdict(_ chain: [Certificate], trusting anchor: Certificate, host: String?) -> TrustFailure? {
-        let checkedHost = host.flatMap { Self.commonNameNames(chain.first, $0) ? nil : $0 }
-        return ServerTrust(
-            certificates: chain, deviceTrustStore: DeviceTrustStore(system: [anchor]), policy: .ssl(host: checkedHost), verifyDate: clock,
-            platform: .openSSL
+        ServerTrust(
+            certificates: chain, deviceTrustStore: DeviceTrustStore(system: [anchor]), policy: .ssl(host: host), verifyDate: clock, platform: .openSSL
         )
         .evaluate().reason
-    }
-
-    /// True when `leaf` has no SAN entry and its common name names `host`. The lab's clients then read the
-    /// common name, as iOS 13 and later never do (and mitmsim's `.openSSL` rules do not model): OpenSSL's `X509_check_host` (openssl s_client), curl's own
-    /// host check, and Python's `hostname_checks_common_name`, true by default.
-    private static func commonNameNames(_ leaf: Certificate?, _ host: String) -> Bool {
-        guard let leaf, leaf.dnsNames.isEmpty, leaf.ipAddresses.isEmpty, let commonName = leaf.subject.commonName else { return false }
-        return Certificate.dnsName(commonName, matches: host)
     }
 
     // MARK: - Clients

@@ -21,6 +21,9 @@ public struct LeafSpec: Sendable, Decodable {
     public var extensions: Bool
     /// The digest its issuer signs it with (itself, for a self-signed leaf).
     public var signatureDigest: SignatureDigest
+    /// The certificate and key read from files (`file`, `keyFile`) instead of generated; its issuer is then the
+    /// authority that signed it (or `self`), and its dates are the certificate's.
+    public var file: CertificateFile? = nil
 
     /// A leaf as a file would declare it, for worlds built in code (the matrix's attackers).
     public init(
@@ -43,13 +46,18 @@ public struct LeafSpec: Sendable, Decodable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, issuer, commonName, organization, dnsNames, ipAddresses, notBefore, notAfter, keyType, keyOf, extensions, signatureDigest
+        case id, issuer, commonName, organization, dnsNames, ipAddresses, notBefore, notAfter, keyType, keyOf, extensions, signatureDigest, file, keyFile
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         id = try container.decodeValue(String.self, forKey: .id)
-        issuer = try container.decodeValue(String.self, forKey: .issuer)
+        file = try CertificateFile.decode(
+            container, file: .file, keyFile: .keyFile,
+            generated: [.commonName, .organization, .dnsNames, .ipAddresses, .notBefore, .notAfter, .keyType, .keyOf, .extensions, .signatureDigest],
+            userInfo: decoder.userInfo)
+        // A certificate read from a file names its issuer itself; `WorldSpec` finds that authority.
+        issuer = try file == nil ? container.decodeValue(String.self, forKey: .issuer) : container.decodeValueIfPresent(String.self, forKey: .issuer) ?? ""
         commonName = try container.decodeValueIfPresent(String.self, forKey: .commonName)
         organization = try container.decodeValueIfPresent(String.self, forKey: .organization)
         dnsNames = try container.decodeStrings(forKey: .dnsNames)
@@ -60,5 +68,6 @@ public struct LeafSpec: Sendable, Decodable {
         keyOf = try container.decodeValueIfPresent(String.self, forKey: .keyOf)
         extensions = try container.decodeValueIfPresent(Bool.self, forKey: .extensions) ?? true
         signatureDigest = try container.contains(.signatureDigest) ? container.decodeChoice(SignatureDigest.choices, forKey: .signatureDigest) : .sha256
+        if let certificate = file?.certificate { (notBefore, notAfter) = (certificate.notBefore, certificate.notAfter) }
     }
 }

@@ -77,9 +77,7 @@ public struct ClientSpec: Sendable, Decodable {
                     debugDescription: "names a file next to the scenario, and this scenario is not read from a file (write the keys under client.ats instead)")
             }
             do {
-                let path =
-                    infoPlist.hasPrefix("/") || directory.isEmpty ? infoPlist : directory.hasSuffix("/") ? directory + infoPlist : directory + "/" + infoPlist
-                ats = try InfoPlist.appTransportSecurity(at: path)
+                ats = try InfoPlist.appTransportSecurity(at: CertificateFile.path(infoPlist, in: directory))
             } catch {
                 throw DecodingError.dataCorruptedError(forKey: .infoPlist, in: container, debugDescription: error.description)
             }

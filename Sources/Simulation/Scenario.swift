@@ -90,6 +90,8 @@ public struct Scenario: Sendable, Decodable {
         // A leaf with `keyOf` makes no key: the leaf it names is in the list with its own key type.
         let keys = world.authorities.map(\.keyType) + world.leaves.filter { $0.keyOf == nil }.map(\.keyType)
         let digests = world.authorities.map(\.signatureDigest) + world.leaves.map(\.signatureDigest)
-        return server.versions.lowerBound < .tls12 || keys.contains(.rsa1024) || digests.contains(.sha1)
+        let read = (world.authorities.compactMap(\.file) + world.leaves.compactMap(\.file)).map(\.certificate)
+        let weakRead = read.contains { !$0.keyIsAtLeast(rsa: 2048, ec: 0) || $0.signatureDigest == "SHA-1" }
+        return server.versions.lowerBound < .tls12 || keys.contains(.rsa1024) || digests.contains(.sha1) || weakRead
     }
 }

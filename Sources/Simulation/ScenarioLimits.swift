@@ -72,12 +72,15 @@ public enum ScenarioLimits {
         for (index, spec) in world.authorities.enumerated() {
             let path = "world.authorities[\(index)]"
             try id(spec.id, path + ".id")
+            // A certificate read from a file makes no key and has no fields of the lesson's to check.
+            guard spec.file == nil else { continue }
             try subjectName(spec.name, path + ".name")
             try key(spec.keyType, path + ".keyType")
         }
         for (index, spec) in world.leaves.enumerated() {
             let path = "world.leaves[\(index)]"
             try id(spec.id, path + ".id")
+            guard spec.file == nil else { continue }
             try subjectName(spec.commonName, path + ".commonName")
             try subjectName(spec.organization, path + ".organization")
             guard spec.dnsNames.count + spec.ipAddresses.count <= namesPerCertificate else {

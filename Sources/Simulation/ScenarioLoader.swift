@@ -263,10 +263,12 @@ public enum ScenarioLoader {
             // A leaf with keyOf has the key of the leaf it names.
             let served = world.leaves.first { $0.id == scenario.server.leaf }
             let owner = served?.keyOf.flatMap { id in world.leaves.first { $0.id == id } } ?? served
-            if let keyType = owner?.keyType, keyType == .p256 {
+            // A leaf read from a file has the file's key, whatever keyType says.
+            if let owner, !(owner.file.map { $0.certificate.keyDescription.hasPrefix("RSA") } ?? (owner.keyType != .p256)) {
+                let key = owner.file.map { "an \($0.certificate.keyDescription)" } ?? "a p256"
                 throw fail(
                     "server.forwardSecrecy",
-                    "false needs an RSA server leaf (RSA key exchange encrypts to the leaf's RSA key); '\(scenario.server.leaf)' has a p256 key")
+                    "false needs an RSA server leaf (RSA key exchange encrypts to the leaf's RSA key); '\(scenario.server.leaf)' has \(key) key")
             }
         }
         if scenario.client.pkcs12Password != nil, world.clientIdentity == nil {
@@ -284,6 +286,11 @@ public enum ScenarioLoader {
         default:
             break
         }
-        for (index, id) in scenario.client.policy.pinnedCertificates.enumerated() { try certificate(id, "client.policy.pinnedCertificates[\(index)]") }
+        for (index, id) in scenario.client.policy.pinnedCertificates.enumerated() {
+            let path = "client.policy.pinnedCertificates[\(index)]"
+            try certificate(id, path)
+            let read = (world.authorities.first { $0.id == id }?.file ?? world.leaves.first { $0.id == id }?.file)
+            if let read, read.isPEMNamedAsDER { throw fail(path, "'\(id)' is read from \(PKIError.pemInDERFile(path: read.file))") }
+        }
     }
 }

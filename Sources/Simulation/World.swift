@@ -100,7 +100,8 @@ public struct World: Sendable {
         return entry
     }
 
-    /// Builds every certificate of `scenario` at `clock` (the scenario's own clock unless given).
+    /// Builds every certificate of `scenario` at `clock` (the scenario's own clock unless given); a certificate the
+    /// scenario read from files (`file`, `keyFile`) is taken as it is.
     ///
     /// With `directory` (where `PKIExport` wrote a world before), each certificate whose files there are
     /// still exactly what the scenario asks for is taken from them instead of made anew, so a lab that
@@ -132,7 +133,7 @@ public struct World: Sendable {
                 spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
                 issuer: issuer?.certificate, publicKeyInfo: nil)
             let made =
-                try exported?.identity(id, expected)
+                try definition.file?.identity.relabeled(id) ?? exported?.identity(id, expected)
                 ?? factory.makeIdentity(certificate, keyType: definition.keyType, signedBy: issuer?.identity)
             let entry = Entry(id: id, identity: made, role: .authority, issuerID: issuer?.id, deviceTrust: definition.deviceTrust)
             built[id] = entry
@@ -154,7 +155,9 @@ public struct World: Sendable {
                 spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
                 issuer: issuer?.certificate, publicKeyInfo: try keyOf?.publicKeyInfo())
             let made: Identity
-            if let reused = exported?.identity(id, expected) {
+            if let read = definition.file {
+                made = read.identity.relabeled(id)
+            } else if let reused = exported?.identity(id, expected) {
                 made = reused
             } else {
                 let key = try keyOf ?? PrivateKey.generate(definition.keyType)

@@ -13,5 +13,46 @@ public struct WorldSpec: Sendable, Decodable {
         authorities = try container.decode([AuthoritySpec].self, forKey: .authorities)
         leaves = try container.decode([LeafSpec].self, forKey: .leaves)
         clientIdentity = try container.decodeIfPresent(ClientIdentitySpec.self, forKey: .clientIdentity)
+        try findIssuersOfFiles(container.codingPath)
+    }
+
+    /// The issuer of each certificate read from a file: the authority read from a file that signed it (`self` for
+    /// a self-signed leaf, none for a root). An `issuer` the lesson writes beside `file` must be that one.
+    private mutating func findIssuersOfFiles(_ codingPath: [CodingKey]) throws {
+        let signers = authorities.compactMap { spec in spec.file.map { (id: spec.id, certificate: $0.certificate) } }
+        func fail(_ path: [CodingKey], _ reason: String) -> DecodingError { .dataCorrupted(.init(codingPath: codingPath + path, debugDescription: reason)) }
+        func issuer(of source: CertificateFile, id: String, at path: [CodingKey]) throws -> String? {
+            let certificate = source.certificate
+            if certificate.isSelfIssued, certificate.isSigned(by: certificate) { return nil }
+            let signer = signers.first { $0.id != id && certificate.issuer == $0.certificate.subject && certificate.isSigned(by: $0.certificate) }
+            guard let signer else {
+                throw fail(
+                    path + [AnyKey(stringValue: "file")],
+                    "'\(source.file)' was issued by \(certificate.issuer), which is not in the world: no authority of world.authorities read from a "
+                        + "file signed it (give that CA's certificate and key as one, with file and keyFile)")
+            }
+            return signer.id
+        }
+        func mismatch(_ source: CertificateFile, signer: String?, written: String) -> String {
+            "'\(source.file)' was signed by \(signer.map { "'\($0)'" } ?? "itself"), not '\(written)'; leave `issuer` out for a certificate read from a file"
+        }
+        for (index, spec) in authorities.enumerated() {
+            guard let source = spec.file else { continue }
+            let path: [CodingKey] = [CodingKeys.authorities, AnyKey(intValue: index)]
+            let signer = try issuer(of: source, id: spec.id, at: path)
+            if let written = spec.issuer, written != signer {
+                throw fail(path + [AnyKey(stringValue: "issuer")], mismatch(source, signer: signer, written: written))
+            }
+            authorities[index].issuer = signer
+        }
+        for (index, spec) in leaves.enumerated() {
+            guard let source = spec.file else { continue }
+            let path: [CodingKey] = [CodingKeys.leaves, AnyKey(intValue: index)]
+            let signer = try issuer(of: source, id: spec.id, at: path) ?? "self"
+            if !spec.issuer.isEmpty, spec.issuer != signer {
+                throw fail(path + [AnyKey(stringValue: "issuer")], mismatch(source, signer: signer == "self" ? nil : signer, written: spec.issuer))
+            }
+            leaves[index].issuer = signer
+        }
     }
 }

@@ -34,7 +34,7 @@ extension MitmSim {
         @Option(help: "What must match besides the chain.")
         var pinningMode: PinningModeArgument = .none
 
-        @Option(help: "A pinned certificate file (PEM or DER, as an app bundles .cer files). Repeatable.")
+        @Option(help: "A pinned certificate file: DER, as an app bundles .cer files (a .cer or .der holding PEM is refused), or PEM. Repeatable.")
         var pin: [String] = []
 
         @Flag(help: "AF's allowInvalidCertificates = YES.")
@@ -73,7 +73,7 @@ extension MitmSim {
                 system: try trust.flatMap { try files.load($0, option: "--trust") },
                 userInstalled: try installed.flatMap { try files.load($0, option: "--installed") },
                 installedWithoutFullTrust: try installedWithoutFullTrust.flatMap { try files.load($0, option: "--installed-without-full-trust") })
-            let pinned = try pin.flatMap { try files.load($0, option: "--pin") }
+            let pinned = try pin.flatMap { try files.load($0, option: "--pin", pinned: true) }
             let policy = SecurityPolicy(
                 version: library, SSLPinningMode: pinningMode.mode, allowInvalidCertificates: allowInvalidCertificates,
                 validatesDomainName: validatesDomainName ?? library.defaultValidatesDomainName(for: pinningMode.mode),
@@ -110,10 +110,11 @@ private final class CertificateFiles {
     static let byteLimit = 2 << 20
     private var bytes = 0
 
-    func load(_ path: String, option: String) throws -> [Certificate] {
+    /// `pinned`: a file the app bundles, which must be DER when it is named `.cer` or `.der`.
+    func load(_ path: String, option: String, pinned: Bool = false) throws -> [Certificate] {
         let certificates: [Certificate]
         do {
-            certificates = try Certificate.loadAll(from: path)
+            certificates = try pinned ? Certificate.loadPinned(from: path) : Certificate.loadAll(from: path)
         } catch {
             throw BadInput(option: option, error)
         }

@@ -42,7 +42,7 @@ struct CommonNameFallbackTests {
         #expect(failures(try leaf(commonName: "bank.test", ipAddresses: ["10.0.0.1"], signedBy: root), root, on: .iOS12).isEmpty)
 
         let other = failures(try leaf(commonName: "bank.test", dnsNames: ["other.test"], signedBy: root), root, on: .iOS12)
-        #expect(other.map(\.kind) == [.hostnameMismatch(host: "bank.test", commonNameFallback: true)])
+        #expect(other.map(\.kind) == [.hostnameMismatch(host: "bank.test", commonNameReader: .iOS12)])
         #expect(
             other.first?.description
                 == "'leaf' is issued for other.test, not 'bank.test'; iOS 12 reads the common name only when the SAN has no DNS name, "
@@ -64,5 +64,29 @@ struct CommonNameFallbackTests {
             notAHostName.first?.description
                 == "'leaf' has no names in its SAN, not 'bank.test'; its SAN has no DNS name, but its common name 'Bank Server' is not "
                 + "written as a host name, so iOS 12 does not compare it either")
+    }
+
+    // MARK: - OpenSSL's X509_check_host
+
+    @Test func openSSLReadsTheCommonNameAsX509CheckHostDoesWhenTheSANHasNoDNSName() throws {
+        let root = try root()
+        #expect(failures(try leaf(commonName: "bank.test", signedBy: root), root, on: .openSSL).isEmpty)
+        #expect(failures(try leaf(commonName: "bank.test", ipAddresses: ["10.0.0.1"], signedBy: root), root, on: .openSSL).isEmpty)
+        #expect(failures(try leaf(commonName: "bank.test", signedBy: root), root, on: .android).map(\.kind) == [.hostnameMismatch(host: "bank.test")])
+    }
+
+    @Test func aMismatchUnderOpenSSLNamesX509CheckHostNotIOS12() throws {
+        let root = try root()
+        let other = failures(try leaf(commonName: "bank.test", dnsNames: ["other.test"], signedBy: root), root, on: .openSSL)
+        #expect(other.map(\.kind) == [.hostnameMismatch(host: "bank.test", commonNameReader: .openSSL)])
+        #expect(
+            other.first?.description
+                == "'leaf' is issued for other.test, not 'bank.test'; OpenSSL's X509_check_host reads the common name only when the SAN has no "
+                + "DNS name, so its common name 'bank.test' is not used")
+        let wrong = failures(try leaf(commonName: "other.test", signedBy: root), root, on: .openSSL)
+        #expect(
+            wrong.first?.description
+                == "'leaf' has no names in its SAN, not 'bank.test'; its SAN has no DNS name, so OpenSSL's X509_check_host compares its common "
+                + "name 'other.test', which does not name 'bank.test' either")
     }
 }

@@ -123,7 +123,7 @@ struct Alamofire4ClientTests {
                 TraceStep(
                     .alamofire4TrustEvaluation, .passed,
                     "trustIsValid evaluates with SecPolicyCreateSSL(true, \"bank.test\") with the pinned 'bank.test' as the only anchors "
-                        + "(SecTrustSetAnchorCertificatesOnly); no certificate is compared byte for byte: trusted: path 'bank.test', "
+                        + "(SecTrustSetAnchorCertificatesOnly); no certificate is compared byte for byte: trusted (kSecTrustResultUnspecified): path 'bank.test', "
                         + "ending at 'bank.test', an app anchor (SecTrustSetAnchorCertificates, as pinning sets it)"),
                 TraceStep(.challengeDisposition, .note, "the evaluation passed: SessionDelegate answers useCredential with URLCredential(trust:)"),
             ])

@@ -144,11 +144,11 @@ struct Alamofire5ClientTests {
                 TraceStep(
                     .alamofireDefaultValidation, .passed,
                     "performDefaultValidation(forHost:) evaluates the chain with SecPolicyCreateSSL(true, nil), no host name, "
-                        + "against the device trust store: trusted: path \(path)"),
+                        + "against the device trust store: trusted (kSecTrustResultUnspecified): path \(path)"),
                 TraceStep(
                     .alamofireHostValidation, .passed,
                     "performValidation(forHost:) evaluates the whole chain with SecPolicyCreateSSL(true, \"bank.test\"), host name included, "
-                        + "against the device trust store: trusted: path \(path)"),
+                        + "against the device trust store: trusted (kSecTrustResultUnspecified): path \(path)"),
                 TraceStep(
                     .alamofireCertificatePinning, .passed,
                     "'bank.test' in the trust's chain 'bank.test' -> 'Bank Intermediate' -> 'Bank Root' is byte for byte a pinned certificate"),

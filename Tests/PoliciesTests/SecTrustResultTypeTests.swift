@@ -48,6 +48,50 @@ struct SecTrustResultTypeTests {
         #expect(forged.decidingStep?.detail.contains("does not trust the chain (kSecTrustResultRecoverableTrustFailure)") == true)
     }
 
+    // MARK: - TrustKit and Alamofire name it too
+
+    @Test func trustKitsForcedSSLEvaluationNamesTheResultItComparesWithUnspecifiedAndProceed() throws {
+        let pins = [world.leaf.certificate.publicKeySHA256Base64, TrustKitTests.backupPin]
+        let configuration = try TrustKitConfiguration(pinnedDomains: ["bank.test": TrustKitTests.pinned(pins)])
+        func chainValidation(_ chain: [Certificate], installed: Bool = false) -> String {
+            TrustKitClient(configuration: configuration).evaluate(
+                PresentedConnection(
+                    serverTrust: world.trust(chain, attackerInstalled: installed), negotiated: AppTransportSecurityTests.tls13, host: "bank.test",
+                    domain: "bank.test")
+            ).steps.first { $0.check == .trustKitChainValidation }?.detail ?? ""
+        }
+        #expect(chainValidation(world.realChain).contains("trusts the chain (SecTrustEvaluate: kSecTrustResultUnspecified): path"))
+        #expect(chainValidation(world.forgedChain, installed: true).contains("trusts the chain (SecTrustEvaluate: kSecTrustResultProceed): path"))
+        #expect(
+            chainValidation(world.forgedChain).contains(
+                "which does not trust it (SecTrustEvaluate: kSecTrustResultRecoverableTrustFailure, neither kSecTrustResultUnspecified nor "
+                    + "kSecTrustResultProceed)"))
+    }
+
+    @Test func alamofire4sTrustIsValidNamesTheResultTypeBesideItsVerdict() {
+        let client = Alamofire4Client(
+            serverTrustPolicyManager: ServerTrustPolicyManager(policies: ["bank.test": .performDefaultEvaluation(validateHost: true)]))
+        func detail(_ chain: AlamofireWorld.Chain) -> String {
+            client.evaluate(AlamofireWorld.shared.connection(chain)).steps.first { $0.check == .alamofire4TrustEvaluation }?.detail ?? ""
+        }
+        #expect(detail(.real).contains(": trusted (kSecTrustResultUnspecified): path"))
+        #expect(detail(.forgedUserCA).contains(": trusted (kSecTrustResultProceed): path"))
+        #expect(detail(.forged).contains(": not trusted (kSecTrustResultRecoverableTrustFailure) because"))
+    }
+
+    @Test func alamofire5sPinnedAnchorsMakeAnInstalledRootUnspecifiedAndItsDefaultHandlingNamesTheSystemsResult() {
+        let pinned = Alamofire5Client(
+            serverTrustManager: ServerTrustManager(evaluators: [
+                "bank.test": .pinnedCertificates(
+                    certificates: [AlamofireWorld.shared.bank.attackerCA.certificate], acceptSelfSignedCertificates: true,
+                    performDefaultValidation: true, validateHost: true)
+            ]))
+        let steps = pinned.evaluate(AlamofireWorld.shared.connection(.forgedUserCA)).steps
+        #expect(steps.contains { $0.detail.contains("trusted (kSecTrustResultUnspecified): path") }, "\(steps)")
+        let unlisted = Alamofire5Client(serverTrustManager: nil).evaluate(AlamofireWorld.shared.connection(.forged))
+        #expect(unlisted.decidingStep?.detail.contains("does not trust the chain (kSecTrustResultRecoverableTrustFailure):") == true, "\(unlisted.steps)")
+    }
+
     /// Apple's checks of type F: no change of anchors, date or policy recovers from them; SHA-1 is recoverable.
     @Test(arguments: [
         (TrustFailure.Kind.weakSignatureDigest(digest: "MD5"), ServerTrust.ResultType.fatalTrustFailure),

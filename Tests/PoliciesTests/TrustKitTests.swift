@@ -143,7 +143,8 @@ struct TrustKitTests {
                 TraceStep(.trustKitPolicyExpiration, .skipped, "the policy has no TSKExpirationDate, so it never expires"),
                 TraceStep(
                     .trustKitChainValidation, .passed,
-                    "TrustKit sets SecPolicyCreateSSL(YES, 'bank.test') and the device trust store trusts the chain: path 'forged bank.test' -> "
+                    "TrustKit sets SecPolicyCreateSSL(YES, 'bank.test') and the device trust store trusts the chain (SecTrustEvaluate: kSecTrustResultProceed): path "
+                        + "'forged bank.test' -> "
                         + "'Attacker CA', ending at 'Attacker CA', a root the user installed and fully trusted"),
                 TraceStep(
                     .trustKitPinMatch, .note,

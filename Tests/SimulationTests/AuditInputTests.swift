@@ -201,6 +201,18 @@ struct AuditInputTests {
         #expect(af.domains == ["api.example.com"])
     }
 
+    @Test("A pinned .cer that holds PEM text is refused: the app's SecCertificateCreateWithData would read no certificate from it")
+    func pemRenamedCer() throws {
+        let files = try AuditFiles()
+        try files.write(String(decoding: try files.leaf.certificate.pemEncoded(), as: UTF8.self), to: "api-renamed.cer")
+        let path = try files.write("version: afnetworking-4\nSSLPinningMode: certificate\npinnedCertificates: [api-renamed.cer]\n", to: "af.yaml")
+        let error = try #require(throws: ScenarioError.self) { try AFNetworkingAuditFile.read(path) }
+        #expect(
+            "\(error)".hasPrefix(
+                "\(path): pinnedCertificates[0]: \(files.path("api-renamed.cer")): holds PEM text, and a pinned certificate an app bundles as .cer is "
+                    + "read as DER"), "\(error)")
+    }
+
     @Test(
         "A malformed input is one line naming the file and the key or line",
         arguments: [

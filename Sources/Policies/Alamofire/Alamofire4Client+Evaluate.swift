@@ -111,18 +111,19 @@ extension Alamofire4Client {
         let store = trust.hasCustomAnchors ? "" : " against the device trust store"
         let what = "trustIsValid evaluates with \(policy)\(how)\(store)"
         guard result.isValid, let revocation else {
-            trace.add(.alamofire4TrustEvaluation, result.isValid ? .passed : .failed, "\(what): \(AlamofireSessionDelegate.verdict(result))")
+            trace.add(.alamofire4TrustEvaluation, result.isValid ? .passed : .failed, "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust))")
             return result
         }
         let unknown = "no CRL or OCSP responder is reachable in the simulation, so no certificate's revocation status is known"
         if revocation.contains(.requirePositiveResponse) {
             trace.add(
                 .alamofire4TrustEvaluation, .failed,
-                "\(what): the chain is \(AlamofireSessionDelegate.verdict(result)); but \(unknown), and .requirePositiveResponse makes an unknown status fail")
+                "\(what): the chain is \(AlamofireSessionDelegate.verdict(result, of: trust)); but \(unknown), and .requirePositiveResponse makes an unknown status fail"
+            )
         } else {
             trace.add(
                 .alamofire4TrustEvaluation, .passed,
-                "\(what): \(AlamofireSessionDelegate.verdict(result)); \(unknown), and without .requirePositiveResponse an unknown status passes")
+                "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); \(unknown), and without .requirePositiveResponse an unknown status passes")
         }
         return result
     }

@@ -180,10 +180,10 @@ private struct EvaluatorRun {
         let result = trust.evaluate()
         path = result.path
         guard let failure = result.reason else {
-            trace.add(check, .passed, "\(what): \(AlamofireSessionDelegate.verdict(result))")
+            trace.add(check, .passed, "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust))")
             return nil
         }
-        trace.add(check, .failed, "\(what): \(AlamofireSessionDelegate.verdict(result)); it throws \(Alamofire5Client.trustEvaluationFailed)")
+        trace.add(check, .failed, "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); it throws \(Alamofire5Client.trustEvaluationFailed)")
         return Thrown(reason: .untrustedChain(failure), error: Alamofire5Client.trustEvaluationFailed)
     }
 
@@ -202,19 +202,19 @@ private struct EvaluatorRun {
         if let failure = result.reason {
             trace.add(
                 .alamofireRevocationCheck, .failed,
-                "\(what): \(AlamofireSessionDelegate.verdict(result)); it throws \(Alamofire5Client.trustEvaluationFailed)")
+                "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); it throws \(Alamofire5Client.trustEvaluationFailed)")
             return Thrown(reason: .untrustedChain(failure), error: Alamofire5Client.trustEvaluationFailed)
         }
         let unknown = "no CRL or OCSP responder is reachable in the simulation, so no certificate's revocation status is known"
         guard options.contains(.requirePositiveResponse) else {
             trace.add(
                 .alamofireRevocationCheck, .passed,
-                "\(what): \(AlamofireSessionDelegate.verdict(result)); \(unknown), and without .requirePositiveResponse an unknown status passes")
+                "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); \(unknown), and without .requirePositiveResponse an unknown status passes")
             return nil
         }
         trace.add(
             .alamofireRevocationCheck, .failed,
-            "\(what): \(AlamofireSessionDelegate.verdict(result)); but \(unknown), and .requirePositiveResponse makes an unknown status fail: "
+            "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); but \(unknown), and .requirePositiveResponse makes an unknown status fail: "
                 + "it throws \(Alamofire5Client.trustEvaluationFailed)")
         return Thrown(reason: .alamofireRevocationCheckFailed, error: Alamofire5Client.trustEvaluationFailed)
     }

@@ -10,11 +10,13 @@ enum AlamofireSessionDelegate {
         let system = IOSClient.systemEvaluation(trust, host: host)
         let evaluation = IOSClient.systemEvaluationName(host: host)
         guard let failure = system.reason else {
-            trace.add(.systemTrust, .passed, "\(evaluation) trusts the chain: path \(system.path.pathDescription)\(SecurityPolicy.anchorClause(system))")
+            trace.add(
+                .systemTrust, .passed,
+                "\(evaluation) trusts the chain (\(IOSClient.resultType(system))): path \(system.path.pathDescription)\(SecurityPolicy.anchorClause(system))")
             trace.add(.challengeDisposition, .note, "performDefaultHandling: the system trusts the chain, so the connection goes on")
             return trace.accept(path: system.path)
         }
-        trace.add(.systemTrust, .failed, "\(evaluation) does not trust the chain: \(SecurityPolicy.failures(system))")
+        trace.add(.systemTrust, .failed, "\(evaluation) does not trust the chain (\(IOSClient.resultType(system))): \(SecurityPolicy.failures(system))")
         trace.add(
             .challengeDisposition, .note,
             "performDefaultHandling: the system does not trust the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)")
@@ -44,11 +46,13 @@ enum AlamofireSessionDelegate {
         return PolicyEvaluation(steps: trace.steps, path: path, rejection: reason, urlError: .cancelled)
     }
 
-    /// "trusted: path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', ending at 'Bank Root', a root built into iOS",
-    /// or "not trusted because …".
-    static func verdict(_ result: TrustResult) -> String {
-        result.isValid
-            ? "trusted: path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result))"
-            : "not trusted because \(SecurityPolicy.failures(result))"
+    /// "trusted (kSecTrustResultUnspecified): path 'bank.test' -> 'Bank Intermediate' -> 'Bank Root', ending at 'Bank Root',
+    /// a root built into iOS", or "not trusted (kSecTrustResultRecoverableTrustFailure) because …": the verdict with the
+    /// `SecTrustResultType` of `trust`'s evaluation, which Alamofire 4's `trustIsValid` reads (`.unspecified` or `.proceed`).
+    static func verdict(_ result: TrustResult, of trust: ServerTrust) -> String {
+        let type = ServerTrust.ResultType(result, anchorsOnly: trust.hasCustomAnchors).rawValue
+        return result.isValid
+            ? "trusted (\(type)): path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result))"
+            : "not trusted (\(type)) because \(SecurityPolicy.failures(result))"
     }
 }

@@ -67,17 +67,19 @@ public struct TrustKitClient: ClientModel, Equatable {
         var trust = connection.serverTrust
         trust.policy = .ssl(host: host)
         let result = trust.evaluate()
+        let type = IOSClient.resultType(result)
         if let failure = result.reason {
             let evenReportOnly = policy.enforcePinning ? "" : " (even though TSKEnforcePinning is NO: report-only covers pins, not an invalid chain)"
             trace.add(
                 .trustKitChainValidation, .failed,
-                "TrustKit sets SecPolicyCreateSSL(YES, '\(host)') and evaluates the chain against the device trust store, which does not trust it: "
-                    + "\(SecurityPolicy.failures(result)). TSKTrustEvaluationFailedInvalidCertificateChain blocks the connection\(evenReportOnly)")
+                "TrustKit sets SecPolicyCreateSSL(YES, '\(host)') and evaluates the chain against the device trust store, which does not trust it "
+                    + "(SecTrustEvaluate: \(type), neither kSecTrustResultUnspecified nor kSecTrustResultProceed): \(SecurityPolicy.failures(result)). TSKTrustEvaluationFailedInvalidCertificateChain blocks the connection\(evenReportOnly)"
+            )
             return block(trace: &trace, reason: .untrustedChain(failure), path: result.path)
         }
         trace.add(
             .trustKitChainValidation, .passed,
-            "TrustKit sets SecPolicyCreateSSL(YES, '\(host)') and the device trust store trusts the chain: path \(result.path.pathDescription)"
+            "TrustKit sets SecPolicyCreateSSL(YES, '\(host)') and the device trust store trusts the chain (SecTrustEvaluate: \(type)): path \(result.path.pathDescription)"
                 + SecurityPolicy.anchorClause(result))
         return matchPins(policy, key: key, path: result.path, trace: &trace)
     }
@@ -142,7 +144,9 @@ public struct TrustKitClient: ClientModel, Equatable {
         let result = trust.evaluate()
         let evaluation = "PerformDefaultHandling: the system's default evaluation (SSL policy for '\(connection.host)', the device trust store)"
         if let failure = result.reason {
-            trace.add(.trustKitDefaultHandling, .failed, "\(evaluation) does not trust the chain: \(SecurityPolicy.failures(result))")
+            trace.add(
+                .trustKitDefaultHandling, .failed,
+                "\(evaluation) does not trust the chain (\(IOSClient.resultType(result))): \(SecurityPolicy.failures(result))")
             trace.add(
                 .challengeDisposition, .note, "the system refuses the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)")
             return PolicyEvaluation(
@@ -150,7 +154,7 @@ public struct TrustKitClient: ClientModel, Equatable {
         }
         trace.add(
             .trustKitDefaultHandling, .passed,
-            "\(evaluation) trusts the chain: path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result))")
+            "\(evaluation) trusts the chain (\(IOSClient.resultType(result))): path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result))")
         trace.add(.challengeDisposition, .note, "the system trusts the chain, so the connection goes on")
         return trace.accept(path: result.path)
     }

@@ -95,7 +95,7 @@ public struct AFNetworkingAuditFile: Sendable {
             let pinned = try files.enumerated().map { index, file in
                 let path = file.hasPrefix("/") ? file : directory + "/" + file
                 do {
-                    let certificates = try Certificate.loadAll(from: path)
+                    let certificates = try Certificate.loadPinned(from: path)
                     guard certificates.count == 1, let certificate = certificates.first else {
                         throw DecodingError.dataCorrupted(
                             .init(
