@@ -19,16 +19,17 @@ extension IOSClient {
             let leaf = path.first
             let matched = leaf.map { matches($0, leafIdentities) } ?? false
             holds = holds && matched
-            let has = matched ? "has one of them" : "has none of them"
+            let has = matched ? (leafIdentities.count == 1 ? "has it" : "has one of them") : (leafIdentities.count == 1 ? "does not have it" : "has none of them")
             clauses.append("NSPinnedLeafIdentities lists \(describe(leafIdentities)): the leaf '\(leaf?.label ?? "")' \(has)")
         }
         if let caIdentities = pins.caIdentities {
             let authorities = path.dropFirst()
             let match = authorities.first { matches($0, caIdentities) }
             holds = holds && match != nil
+            let them = caIdentities.count == 1 ? "it" : "one of them"
             let found =
-                match.map { "'\($0.label)' in the path has one of them" }
-                ?? (authorities.isEmpty ? "the path holds no CA certificate" : "no CA of the path (\(Array(authorities).pathDescription)) has one of them")
+                match.map { "'\($0.label)' in the path has \(them)" }
+                ?? (authorities.isEmpty ? "the path holds no CA certificate" : "no CA of the path (\(Array(authorities).pathDescription)) has \(them)")
             clauses.append("NSPinnedCAIdentities lists \(describe(caIdentities)): \(found)")
         }
         let both = pins.caIdentities != nil && pins.leafIdentities != nil ? " (with both lists, both must match)" : ""
