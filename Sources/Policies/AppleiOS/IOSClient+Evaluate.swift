@@ -57,7 +57,8 @@ extension IOSClient {
                     TraceStep(
                         .atsServerTrust, .failed,
                         "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and its SSL policy fails "
-                            + "NSPinnedDomains's check (kSecTrustResultRecoverableTrustFailure, errSSLATSCertificateTrustViolation). \(rules.serverTrustRemedy)"))
+                            + "NSPinnedDomains's check (kSecTrustResultRecoverableTrustFailure, errSSLATSCertificateTrustViolation). \(rules.serverTrustRemedy)"
+                    ))
                 return PolicyEvaluation(steps: steps, path: system.path, rejection: rejection, urlError: .secureConnectionFailed)
             }
         }

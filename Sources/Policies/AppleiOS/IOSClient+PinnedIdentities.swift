@@ -19,7 +19,8 @@ extension IOSClient {
             let leaf = path.first
             let matched = leaf.map { matches($0, leafIdentities) } ?? false
             holds = holds && matched
-            let has = matched ? (leafIdentities.count == 1 ? "has it" : "has one of them") : (leafIdentities.count == 1 ? "does not have it" : "has none of them")
+            let has =
+                matched ? (leafIdentities.count == 1 ? "has it" : "has one of them") : (leafIdentities.count == 1 ? "does not have it" : "has none of them")
             clauses.append("NSPinnedLeafIdentities lists \(describe(leafIdentities)): the leaf '\(leaf?.label ?? "")' \(has)")
         }
         if let caIdentities = pins.caIdentities {
