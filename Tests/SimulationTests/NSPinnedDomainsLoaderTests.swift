@@ -32,7 +32,9 @@ struct NSPinnedDomainsLoaderTests {
     }
 
     @Test func aLessonPinningAnIdTheWorldLacksIsRefusedByPath() {
-        let message = refusal { try lesson55(replacing: "[bank-intermediate]", with: "[bank-intermediat]") }
+        let message = refusal {
+            try lesson55(replacing: "NSPinnedCAIdentities: [bank-intermediate]", with: "NSPinnedCAIdentities: [bank-intermediat]")
+        }
         #expect(message.contains("x.yaml: client.ats.NSPinnedDomains.bank.test.NSPinnedCAIdentities[0]"))
         #expect(message.contains("no certificate 'bank-intermediat'"))
     }
