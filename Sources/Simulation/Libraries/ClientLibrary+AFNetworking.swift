@@ -33,9 +33,8 @@ extension Scenario {
 
     /// The key hash of each world certificate `client.ats`'s `NSPinnedDomains` names.
     fileprivate func pinnedKeys(in world: World) throws -> [String: String] {
-        let ids = Set(client.ats.pinnedDomains.values.flatMap { ($0.caIdentities ?? []) + ($0.leafIdentities ?? []) }.compactMap(\.certificateID))
-        return Dictionary(
-            uniqueKeysWithValues: try ids.map { id in
+        Dictionary(
+            uniqueKeysWithValues: try atsPinnedCertificateIDs.map { id in
                 (id, try world.entry(id, file: file, path: "client.ats.NSPinnedDomains").certificate.publicKeySHA256Base64)
             })
     }
