@@ -50,6 +50,14 @@ struct NSPinnedDomainsLoaderTests {
         #expect(message.contains("use systemDefault or acceptAll with NSPinnedDomains"))
     }
 
+    @Test func theLabNamesTheNSPinnedDomainsPinsOfALessonThatRefusesTheInstalledCA() throws {
+        let lesson = try ScenarioLoader.load("\(Self.scenarios)/55-nspinneddomains-stops-installed-ca.yaml")
+        let story = try #require(try Lab.InstalledCAStory(lesson))
+        #expect(story.policy(anchorWords: "the bank's root").contains("REJECTED at pinnedIdentities, pinning 'bank-intermediate'"))
+        let rotated = try ScenarioLoader.load("\(Self.scenarios)/56-nspinneddomains-rotated-leaf.yaml")
+        #expect(rotated.uses("bank-leaf-2025"))
+    }
+
     // MARK: - An Info.plist
 
     func pinnedPlist(_ files: AuditFiles, leaf: String, ca: String? = nil) throws -> String {
