@@ -26,7 +26,7 @@ extension Canvas {
         ("v", "the server's TLS versions: any, 1.2 only, 1.3 only"),
         ("L", "cycle the AFNetworking release: 4, 2.6, 2.5.3 … 2.1, 2.0"),
         ("H", "the challenge handler: afnetworking, acceptAll, systemDefault, identityBlock"),
-        ("S E", "ATS: NSAllowsArbitraryLoads (S); the host's http exception (E)"),
+        ("S E I", "ATS: NSAllowsArbitraryLoads (S); the host's http exception (E); its pins (I)"),
         ("r", "reset everything to the lesson as written (after an edit only the lesson's story is shown)"),
         ("x i", "what the attacker read (after the answer); certificates: shown vs real (↑↓ scroll)"),
         ("m", "policy × attack matrix; Enter loads a cell; g shows the legend (after the answer)"),

@@ -72,6 +72,7 @@ enum InfoPlist {
         let unmodelled = UnmodelledATSKeys()
         let decoder = PropertyListDecoder()
         if auditing { decoder.userInfo[.unmodelledATSKeys] = unmodelled }
+        decoder.userInfo[.infoPlistIdentities] = true
         do {
             let top = try decoder.decode(TopLevel.self, from: Data(bytes))
             return Audited(ats: top.ats?.value ?? AppTransportSecurity(), unmodelledKeys: unmodelled.keys.withLock { $0 }, trustKit: top.trustKit)

@@ -20,7 +20,7 @@ extension Lab {
             verdict = report.verdict
             trusted = report.trusted
             refusedByPin = !report.trusted && report.decidingCheck?.rawValue.localizedCaseInsensitiveContains("pin") == true
-            pinned = scenario.client.policy.pinnedCertificates
+            pinned = scenario.client.policy.pinnedCertificates + scenario.atsPinnedCertificateIDs
         }
 
         /// What the command is like: the lesson's app on its device, or, when that app ignores the installed CA, what
@@ -41,9 +41,10 @@ extension Lab {
 
 extension Scenario {
     /// Whether anything of the lesson but its attacker names the certificate `id`: an issuer, the server, the client's
-    /// identity, a pin or a leaf's borrowed key.
+    /// identity, a pin (the policy's or `NSPinnedDomains`'s) or a leaf's borrowed key.
     func uses(_ id: String) -> Bool {
         world.authorities.contains { $0.issuer == id } || world.leaves.contains { $0.issuer == id || $0.keyOf == id }
             || world.clientIdentity?.issuer == id || server.leaf == id || server.chain.contains(id) || client.policy.pinnedCertificates.contains(id)
+            || atsPinnedCertificateIDs.contains(id)
     }
 }

@@ -16,7 +16,7 @@ public enum LessonKey: Sendable, Equatable {
     case leavePins
 
     /// The walkthrough's edit keys, in the order the console's help lists them.
-    public static let editKeys: [Character] = ["a", "d", "p", "A", "t", "c", "D", "v", "L", "H", "S", "E", "r"]
+    public static let editKeys: [Character] = ["a", "d", "p", "A", "t", "c", "D", "v", "L", "H", "S", "E", "I", "r"]
 
     /// The edit a walkthrough key makes; `lesson` is the lesson as written (what `t`, `c`, `E` and `r` go back
     /// to). Nil for a key that edits nothing.
@@ -34,6 +34,7 @@ public enum LessonKey: Sendable, Equatable {
         case "H": .nextChallengeHandler
         case "S": .toggleArbitraryLoads
         case "E": .toggleInsecureHTTPException(lesson: lesson)
+        case "I": .nextPinnedIdentities(lesson: lesson)
         case "r": .reset(lesson: lesson)
         default: nil
         }

@@ -35,6 +35,11 @@ extension Scenario {
                 "ATS NSExceptionDomains entry '\(domain)'", oldATS.exceptionDomains[domain].map(keys) ?? "none",
                 newATS.exceptionDomains[domain].map(keys) ?? "none")
         }
+        for domain in Set(oldATS.pinnedDomains.keys).union(newATS.pinnedDomains.keys).sorted() {
+            compare(
+                "ATS NSPinnedDomains entry '\(domain)'", oldATS.pinnedDomains[domain].map(Self.identities) ?? "none",
+                newATS.pinnedDomains[domain].map(Self.identities) ?? "none")
+        }
         compare("attack", lesson.attacker.summary, attacker.summary)
         let trustBefore = Dictionary(lesson.world.authorities.map { ($0.id, $0.deviceTrust) }, uniquingKeysWith: { first, _ in first })
         for authority in world.authorities {
@@ -53,6 +58,24 @@ extension Scenario {
     static func trust(_ trust: DeviceTrust?) -> String { trust?.phrase ?? "none" }
 
     static func yesNo(_ value: Bool) -> String { value ? "YES" : "NO" }
+
+    /// "NSPinnedLeafIdentities 'bank-leaf', 'bank-backup'": an `NSPinnedDomains` entry's lists, each identity by
+    /// the certificate it names or the digest written.
+    static func identities(_ entry: AppTransportSecurity.PinnedDomain) -> String {
+        func list(_ key: String, _ identities: [AppTransportSecurity.PinnedIdentity]?) -> String? {
+            identities.map { identities in
+                let names = identities.map { identity in
+                    switch identity {
+                    case .certificate(let id): "'\(id)'"
+                    case .spkiSHA256Base64(let base64): "'\(base64)'"
+                    }
+                }
+                return "\(key) " + (names.isEmpty ? "(empty)" : names.joined(separator: ", "))
+            }
+        }
+        return [list("NSPinnedCAIdentities", entry.caIdentities), list("NSPinnedLeafIdentities", entry.leafIdentities)].compactMap { $0 }
+            .joined(separator: " and ")
+    }
 
     static func pinned(_ ids: [String]) -> String { ids.isEmpty ? "nothing" : ids.map { "'\($0)'" }.joined(separator: ", ") }
 }

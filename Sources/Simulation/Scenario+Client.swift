@@ -155,16 +155,26 @@ struct ATSKeys: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case allowsArbitraryLoads = "NSAllowsArbitraryLoads"
         case exceptionDomains = "NSExceptionDomains"
+        case pinnedDomains = "NSPinnedDomains"
     }
 
     /// Apple's other keys at this level: refused by name, so a learner knows the key is real but not simulated.
-    static let unmodelled: Set = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking", "NSPinnedDomains"]
+    static let unmodelled: Set = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"]
 
     init(from decoder: Decoder) throws {
         let container = try modelledContainer(Self.unmodelled, CodingKeys.self, in: decoder)
         value = AppTransportSecurity(allowsArbitraryLoads: try container.decodeValueIfPresent(Bool.self, forKey: .allowsArbitraryLoads) ?? false)
-        guard container.contains(.exceptionDomains) else { return }
-        let domains = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .exceptionDomains)
+        value.exceptionDomains = try Self.domains(ExceptionDomainKeys.self, forKey: .exceptionDomains, in: container).mapValues(\.value)
+        value.pinnedDomains = try Self.domains(PinnedDomainKeys.self, forKey: .pinnedDomains, in: container).mapValues(\.value)
+    }
+
+    /// A dictionary of entries keyed by domain name (`NSExceptionDomains`, `NSPinnedDomains`), each name a bare lowercase domain.
+    private static func domains<Entry: Decodable>(
+        _ entry: Entry.Type, forKey key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>
+    ) throws -> [String: Entry] {
+        guard container.contains(key) else { return [:] }
+        let domains = try container.nestedContainer(keyedBy: AnyKey.self, forKey: key)
+        var entries: [String: Entry] = [:]
         for key in domains.allKeys {
             let name = key.stringValue
             guard HostName.isValid(name) else {
@@ -177,8 +187,57 @@ struct ATSKeys: Decodable {
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: domains, debugDescription: "'\(name)' has capital letters; write the domain in lowercase")
             }
-            value.exceptionDomains[name] = try domains.decode(ExceptionDomainKeys.self, forKey: key).value
+            entries[name] = try domains.decode(Entry.self, forKey: key)
         }
+        return entries
+    }
+}
+
+/// One entry of `NSPinnedDomains`. In an Info.plist each identity is Apple's dictionary with `SPKI-SHA256-BASE64`;
+/// in `client.ats` it is the id of a world certificate, whose key is generated for each run.
+struct PinnedDomainKeys: Decodable {
+    var value: AppTransportSecurity.PinnedDomain
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case includesSubdomains = "NSIncludesSubdomains"
+        case caIdentities = "NSPinnedCAIdentities"
+        case leafIdentities = "NSPinnedLeafIdentities"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        func identities(_ key: CodingKeys) throws -> [AppTransportSecurity.PinnedIdentity]? {
+            guard container.contains(key) else { return nil }
+            if decoder.userInfo[.infoPlistIdentities] != nil { return try container.decode([PinnedIdentityKeys].self, forKey: key).map(\.value) }
+            return try container.decodeStrings(forKey: key).map { .certificate($0) }
+        }
+        value = AppTransportSecurity.PinnedDomain(
+            includesSubdomains: try container.decodeValueIfPresent(Bool.self, forKey: .includesSubdomains) ?? false,
+            caIdentities: try identities(.caIdentities), leafIdentities: try identities(.leafIdentities))
+        guard value.caIdentities != nil || value.leafIdentities != nil else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "pins nothing: Apple requires NSPinnedCAIdentities, NSPinnedLeafIdentities or both"))
+        }
+    }
+}
+
+/// One identity of an Info.plist's `NSPinnedCAIdentities` or `NSPinnedLeafIdentities`: `SPKI-SHA256-BASE64`.
+struct PinnedIdentityKeys: Decodable {
+    var value: AppTransportSecurity.PinnedIdentity
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case spkiSHA256Base64 = "SPKI-SHA256-BASE64"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.strictContainer(CodingKeys.self)
+        let base64 = try container.decodeValue(String.self, forKey: .spkiSHA256Base64)
+        guard SPKIPin(base64: base64) != nil else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .spkiSHA256Base64, in: container,
+                debugDescription: "'\(base64)' is not the base64 of a 32-byte SHA-256 digest (of the certificate's DER SubjectPublicKeyInfo)")
+        }
+        value = .spkiSHA256Base64(base64)
     }
 }
 
@@ -249,6 +308,10 @@ extension CodingUserInfoKey {
     /// An `UnmodelledATSKeys` that collects the ATS keys mitmsim does not model instead of refusing them (an audit).
     // The initializer is failable by protocol only: it accepts every string.
     static let unmodelledATSKeys = CodingUserInfoKey(rawValue: "mitmsim.unmodelledATSKeys")!
+    /// Present when the ATS keys come from an Info.plist: pinned identities are Apple's `SPKI-SHA256-BASE64`
+    /// dictionaries there, and world certificate ids in `client.ats`.
+    // The initializer is failable by protocol only: it accepts every string.
+    static let infoPlistIdentities = CodingUserInfoKey(rawValue: "mitmsim.infoPlistIdentities")!
     /// The `ClientLibraries` a scenario is read with; `ClientLibraries.builtIn` when absent.
     // The initializer is failable by protocol only: it accepts every string.
     static let clientLibraries = CodingUserInfoKey(rawValue: "mitmsim.clientLibraries")!

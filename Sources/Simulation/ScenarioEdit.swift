@@ -33,6 +33,9 @@ public enum ScenarioEdit: Sendable {
     /// `NSExceptionAllowsInsecureHTTPLoads` YES in an `NSExceptionDomains` entry for the server's host, or
     /// back to the entry `lesson` has for it (none, or its own without the key). Other entries stay.
     case toggleInsecureHTTPException(lesson: Scenario)
+    /// The `NSPinnedDomains` entries that cover the server's host: the lesson's, then only the first identity of
+    /// each list (no backup), then none, then the lesson's again. Other entries stay.
+    case nextPinnedIdentities(lesson: Scenario)
     /// Back to the lesson as written.
     case reset(lesson: Scenario)
 
@@ -42,7 +45,7 @@ public enum ScenarioEdit: Sendable {
     public var changesTheMatrix: Bool {
         switch self {
         case .toggleAttackerCA, .toggleClock, .toggleDomain, .nextTLSVersions, .nextChallengeHandler, .toggleArbitraryLoads,
-            .toggleInsecureHTTPException, .reset:
+            .toggleInsecureHTTPException, .nextPinnedIdentities, .reset:
             true
         case .toggleAllowInvalidCertificates, .toggleValidatesDomainName, .nextPinningMode, .nextAttack, .togglePin, .matrixCell, .nextLibrary:
             false
@@ -121,6 +124,23 @@ public enum ScenarioEdit: Sendable {
                 entry.allowsInsecureHTTPLoads = true
                 edited.client.ats.exceptionDomains[host] = entry
             }
+            edited.client.infoPlist = nil
+        case .nextPinnedIdentities(let lesson):
+            let host = scenario.server.host
+            guard let covering = lesson.client.ats.pins(forHost: host)?.domains else {
+                return (scenario, "NSPinnedDomains unchanged: the lesson pins no key for '\(host)'")
+            }
+            let written = lesson.client.ats.pinnedDomains
+            var firstOnly = written
+            var removed = written
+            for domain in covering {
+                firstOnly[domain]?.caIdentities = written[domain]?.caIdentities.map { Array($0.prefix(1)) }
+                firstOnly[domain]?.leafIdentities = written[domain]?.leafIdentities.map { Array($0.prefix(1)) }
+                removed[domain] = nil
+            }
+            let cycle = firstOnly == written ? [written, removed] : [written, firstOnly, removed]
+            let now = cycle.firstIndex(of: scenario.client.ats.pinnedDomains) ?? cycle.count - 1
+            edited.client.ats.pinnedDomains = cycle[(now + 1) % cycle.count]
             edited.client.infoPlist = nil
         case .reset(let lesson):
             return (lesson, "reset to the lesson as written")

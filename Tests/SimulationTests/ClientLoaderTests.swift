@@ -233,11 +233,11 @@ struct ClientLoaderTests {
             (
                 "  ats:\n    NSAllowsLocalNetworking: true",
                 "x.yaml: client.ats.NSAllowsLocalNetworking: NSAllowsLocalNetworking is an ATS key mitmsim does not model "
-                    + "(it models NSAllowsArbitraryLoads and NSExceptionDomains)"
+                    + "(it models NSAllowsArbitraryLoads, NSExceptionDomains and NSPinnedDomains)"
             ),
             (
                 "  ats:\n    NSAllowArbitraryLoads: true",
-                "x.yaml: client.ats.NSAllowArbitraryLoads: unknown key (expected one of: NSAllowsArbitraryLoads, NSExceptionDomains)"
+                "x.yaml: client.ats.NSAllowArbitraryLoads: unknown key (expected one of: NSAllowsArbitraryLoads, NSExceptionDomains, NSPinnedDomains)"
             ),
             (
                 "  ats:\n    NSExceptionDomains:\n      bank.test:\n        NSRequiresCertificateTransparency: true",
@@ -329,7 +329,7 @@ struct ClientLoaderTests {
             (
                 ats(["NSAllowsLocalNetworking": true]),
                 "NSAppTransportSecurity.NSAllowsLocalNetworking: NSAllowsLocalNetworking is an ATS key mitmsim does not model "
-                    + "(it models NSAllowsArbitraryLoads and NSExceptionDomains)"
+                    + "(it models NSAllowsArbitraryLoads, NSExceptionDomains and NSPinnedDomains)"
             ),
             (
                 ats(["NSAllowsArbitraryLoads": "YES"]),

@@ -1,7 +1,7 @@
 extension AppTransportSecurity {
     /// The Info.plist as one line, naming only the keys that are set: "Apple's defaults (no
     /// NSAppTransportSecurity keys)", "NSAllowsArbitraryLoads YES", "NSExceptionDomains 'bank.test'
-    /// (NSExceptionAllowsInsecureHTTPLoads YES)", or "off: the app was linked before the iOS 9 SDK".
+    /// (NSExceptionAllowsInsecureHTTPLoads YES)", "NSPinnedDomains 'bank.test' (NSPinnedLeafIdentities 2)", or "off: the app was linked before the iOS 9 SDK".
     public var summary: String {
         if linkedBeforeIOS9 { return "off: the app was linked before the iOS 9 SDK" }
         var parts: [String] = []
@@ -9,6 +9,9 @@ extension AppTransportSecurity {
         for (domain, entry) in exceptionDomains.sorted(by: { $0.key < $1.key }) {
             let keys = entry.setKeys
             parts.append("NSExceptionDomains '\(domain)'" + (keys.isEmpty ? " (no keys: Apple's defaults)" : " (\(keys.joined(separator: ", ")))"))
+        }
+        for (domain, entry) in pinnedDomains.sorted(by: { $0.key < $1.key }) {
+            parts.append("NSPinnedDomains '\(domain)' (\(entry.setKeys.joined(separator: ", ")))")
         }
         return parts.isEmpty ? "Apple's defaults (no NSAppTransportSecurity keys)" : parts.joined(separator: "; ")
     }

@@ -34,10 +34,17 @@ public struct AppTransportSecurity: Sendable, Equatable {
     public var allowsArbitraryLoads: Bool
     /// `NSExceptionDomains`, keyed by domain name as written (Apple asks for lowercase; hosts match it in any case).
     public var exceptionDomains: [String: ExceptionDomain]
+    /// `NSPinnedDomains` (iOS 14+), keyed by domain name as written: the keys the system's SSL policy requires
+    /// of the chain for that domain (`AppTransportSecurity+PinnedDomains.swift`).
+    public var pinnedDomains: [String: PinnedDomain]
 
-    public init(linkedBeforeIOS9: Bool = false, allowsArbitraryLoads: Bool = false, exceptionDomains: [String: ExceptionDomain] = [:]) {
+    public init(
+        linkedBeforeIOS9: Bool = false, allowsArbitraryLoads: Bool = false, exceptionDomains: [String: ExceptionDomain] = [:],
+        pinnedDomains: [String: PinnedDomain] = [:]
+    ) {
         self.linkedBeforeIOS9 = linkedBeforeIOS9
         self.allowsArbitraryLoads = allowsArbitraryLoads
         self.exceptionDomains = exceptionDomains
+        self.pinnedDomains = pinnedDomains
     }
 }

@@ -37,12 +37,31 @@ extension IOSClient {
         }
         if let exemption = rules.serverTrustExemption {
             steps.append(TraceStep(.atsServerTrust, .skipped, exemption))
+            if let pins = ats.pins(forHost: host) {
+                steps.append(
+                    TraceStep(
+                        .pinnedIdentities, .skipped,
+                        "NSPinnedDomains \(pins.domains.map { "'\($0)'" }.joined(separator: " and ")) covers '\(host)', but its checks are part of "
+                            + "the system's SSL-policy evaluation, and ATS asks none for this host: only an evaluation the handler makes could apply them"))
+            }
             return PolicyEvaluation(steps: steps, path: answer.path, rejection: nil)
         }
 
         // ATS asks the system's default evaluation even though the handler answered UseCredential.
         let system = Self.systemEvaluation(serverTrust, host: host)
         let evaluation = Self.systemEvaluationName(host: host)
+        if system.isValid, let pinned = pinnedIdentities(path: system.path, host: host) {
+            steps.append(pinned.step)
+            if let rejection = pinned.rejection {
+                steps.append(
+                    TraceStep(
+                        .atsServerTrust, .failed,
+                        "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and its SSL policy fails "
+                            + "NSPinnedDomains's check (kSecTrustResultRecoverableTrustFailure, errSSLATSCertificateTrustViolation). \(rules.serverTrustRemedy)"
+                    ))
+                return PolicyEvaluation(steps: steps, path: system.path, rejection: rejection, urlError: .secureConnectionFailed)
+            }
+        }
         guard let failure = system.reason else {
             steps.append(
                 TraceStep(
@@ -111,6 +130,9 @@ extension IOSClient {
             let system = Self.systemEvaluation(serverTrust, host: host)
             let evaluation = Self.systemEvaluationName(host: host)
             let skips = "the handler's answer was the system's default evaluation, the one ATS would ask"
+            if system.isValid, let pinned = pinnedIdentities(path: system.path, host: host) {
+                return pinnedDefaultHandling(handler: handler, system: system, pinned: pinned, host: host, skips: skips)
+            }
             guard let failure = system.reason else {
                 return Answer(
                     steps: [
@@ -137,6 +159,28 @@ extension IOSClient {
         case .identityBlock:
             return identityBlockAnswer(serverTrust: serverTrust, domain: domain)
         }
+    }
+
+    /// URLSession's default handling of a host `NSPinnedDomains` covers: the system's evaluation builds a trusted
+    /// path, and its SSL policy's pin checks decide. A failed pin fails the task as any failed evaluation does.
+    private func pinnedDefaultHandling(
+        handler: TraceStep, system: TrustResult, pinned: (step: TraceStep, rejection: RejectionReason?), host: String, skips: String
+    ) -> Answer {
+        let built = TraceStep(
+            .systemTrust, .passed,
+            "\(Self.systemEvaluationName(host: host)) builds a trusted path \(system.path.pathDescription)\(SecurityPolicy.anchorClause(system)); "
+                + "its SSL policy also makes NSPinnedDomains's checks for '\(host)'")
+        guard let rejection = pinned.rejection else {
+            let disposition = TraceStep(
+                .challengeDisposition, .note, "PerformDefaultHandling: the system trusts the chain (\(Self.resultType(system))), so the connection goes on")
+            return Answer(steps: [handler, built, pinned.step, disposition], path: system.path, leavesNothingToATS: skips)
+        }
+        let disposition = TraceStep(
+            .challengeDisposition, .note,
+            "PerformDefaultHandling: the system does not trust the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)")
+        return Answer(
+            steps: [handler, built, pinned.step, disposition], path: system.path, rejection: rejection, urlError: .serverCertificateUntrusted,
+            leavesNothingToATS: skips)
     }
 
     /// What the app's completion handler gets when AFNetworking cancels the challenge, and the sentence saying so.

@@ -13,11 +13,16 @@ public struct IOSClient: Sendable, Equatable {
     public var challengeHandler: ChallengeHandler
     /// The policy AFNetworking's handler asks; unused by the other handlers.
     public var policy: SecurityPolicy
+    /// The base64 SHA-256 of the SubjectPublicKeyInfo of each world certificate `ats.pinnedDomains` names by id.
+    public var pinnedKeys: [String: String]
 
-    public init(ats: AppTransportSecurity = AppTransportSecurity(), challengeHandler: ChallengeHandler = .afnetworking, policy: SecurityPolicy = .defaultPolicy)
-    {
+    public init(
+        ats: AppTransportSecurity = AppTransportSecurity(), challengeHandler: ChallengeHandler = .afnetworking, policy: SecurityPolicy = .defaultPolicy,
+        pinnedKeys: [String: String] = [:]
+    ) {
         self.ats = ats
         self.challengeHandler = challengeHandler
         self.policy = policy
+        self.pinnedKeys = pinnedKeys
     }
 }

@@ -14,4 +14,7 @@ extension RejectionReason {
     public static let atsLeafCertificateHashAlgorithmViolation = Self(code: "atsLeafCertificateHashAlgorithmViolation")
     /// ATS: the system's default evaluation does not trust the chain (errSSLATSCertificateTrustViolation).
     public static func atsCertificateTrustViolation(_ failure: TrustFailure) -> Self { Self(code: "atsCertificateTrustViolation", trustFailure: failure) }
+    /// NSPinnedDomains: the leaf's key is not among the pinned leaf identities, or no CA key of the path is among the CA ones
+    /// (kSecPolicyCheckLeafSPKISHA256 / kSecPolicyCheckCAspkiSHA256, errSSLATSCertificateTrustViolation).
+    public static let pinnedIdentityMismatch = Self(code: "pinnedIdentityMismatch")
 }

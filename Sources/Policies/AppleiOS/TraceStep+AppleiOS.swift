@@ -16,12 +16,15 @@ extension TraceStep.Check {
     public static let challengeDisposition = Self(rawValue: "challengeDisposition")
     /// ATS, after the handler: the system's default evaluation must trust the chain unless the domain is exempt.
     public static let atsServerTrust = Self(rawValue: "atsServerTrust")
+    /// NSPinnedDomains (iOS 14+), inside the system's SSL-policy evaluation: the leaf's key among `NSPinnedLeafIdentities`,
+    /// a CA key of the path among `NSPinnedCAIdentities`.
+    public static let pinnedIdentities = Self(rawValue: "pinnedIdentities")
     /// Two-way TLS: the identity the app answers the client-certificate challenge with, from its `.p12`.
     public static let clientCertificate = Self(rawValue: "clientCertificate")
 
     /// Every check above, as the registry of client libraries lists them.
     public static let appleIOSChecks: [Self] = [
         .atsScheme, .atsTLSVersion, .atsCipherSuite, .atsCertificateStrength, .challengeHandler, .systemTrust, .challengeDisposition, .atsServerTrust,
-        .clientCertificate,
+        .pinnedIdentities, .clientCertificate,
     ]
 }

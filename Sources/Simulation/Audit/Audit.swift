@@ -101,10 +101,11 @@ public struct Audit: Sendable {
             }
         }
         for group in Set(pins.map(\.group)).sorted() where pins.filter({ $0.group == group }).count == 1 {
+            let replaced = pins.first { $0.group == group }?.pinsAuthority == true ? "the pinned CA's key" : "the server's key"
             warnings.append(
                 Warning(
                     kind: .noBackupPin,
-                    message: "\(group) pins one key for \(host): no backup pin, so the app breaks when the server's key is replaced"))
+                    message: "\(group) pins one key for \(host): no backup pin, so the app breaks when \(replaced) is replaced"))
         }
         return warnings
     }

@@ -94,6 +94,26 @@ extension AuditConfiguration {
         }
     }
 
+    /// `NSPinnedDomains` with each digest placed in the host's world: a digest a pin placed on a generated
+    /// certificate names that certificate; one that matches nothing keeps the digest as written.
+    private static func placed(_ ats: AppTransportSecurity, pins: [AuditPin]) -> AppTransportSecurity {
+        let places = Dictionary(pins.compactMap { pin in pin.worldID.map { (pin.hash, $0) } }, uniquingKeysWith: { first, _ in first })
+        func place(_ identities: [AppTransportSecurity.PinnedIdentity]?) -> [AppTransportSecurity.PinnedIdentity]? {
+            identities?.map { identity in
+                guard case .spkiSHA256Base64(let hash) = identity, let id = places[hash] else { return identity }
+                return .certificate(id)
+            }
+        }
+        var placed = ats
+        placed.pinnedDomains = ats.pinnedDomains.mapValues { entry in
+            var entry = entry
+            entry.caIdentities = place(entry.caIdentities)
+            entry.leafIdentities = place(entry.leafIdentities)
+            return entry
+        }
+        return placed
+    }
+
     /// The iOS app, when the audit is given its AFNetworking setup or an Info.plist that does not configure
     /// TrustKit (an app whose Info.plist configures TrustKit answers its challenges with TrustKit: that judge stands for it).
     var iOSJudges: [AuditJudge] { afnetworking != nil || (infoPlist != nil && infoPlist?.value.trustKit == nil) ? [iOSJudge] : [] }
@@ -105,7 +125,7 @@ extension AuditConfiguration {
         let af = afnetworking?.value
         return AuditJudge(name: af.map { "iOS app (\($0.version.rawValue))" } ?? "iOS app (URLSession default handling)") { scenario, world, audited in
             var scenario = scenario
-            scenario.client.ats = ats
+            scenario.client.ats = Self.placed(ats, pins: audited.pins)
             if let af {
                 scenario.client.library = .afnetworking(af.version)
                 scenario.client.challengeHandler = af.challengeHandler

@@ -27,6 +27,8 @@ public struct AuditPin: Sendable {
     public internal(set) var assumed = false
     /// The pinned file's certificate, for AFNetworking, which pins certificates rather than hashes.
     let certificate: Certificate?
+    /// True for a pin only a CA's key can match (`NSPinnedCAIdentities`): without `--chain` the first is taken as the intermediate's.
+    var pinsAuthority = false
 }
 
 /// The world generated for one host, shaped like the real one: its scenario and each pin's place in it.
@@ -51,6 +53,7 @@ extension AuditConfiguration {
         }
         for domain in afnetworking?.value.domains ?? [] { add(domain, "AFNetworking domains") }
         for domain in (infoPlist?.value.ats.exceptionDomains.keys).map({ $0.sorted() }) ?? [] { add(domain, "NSExceptionDomains") }
+        for domain in (infoPlist?.value.ats.pinnedDomains.keys).map({ $0.sorted() }) ?? [] { add(domain, "NSPinnedDomains") }
         for domain in (infoPlist?.value.trustKit?.pinnedDomains.keys).map({ $0.sorted() }) ?? [] { add(domain, "TSKPinnedDomains") }
         for configuration in networkSecurityConfig?.value.allDomainConfigs ?? [] {
             for domain in configuration.domains { add(domain.name, "domain-config") }
@@ -77,6 +80,19 @@ extension AuditConfiguration {
         if let af = afnetworking, af.value.pinningMode != .none {
             pins += af.value.pinnedCertificates.map {
                 AuditPin(source: "pinnedCertificates '\($0.label)'", hash: $0.publicKeySHA256Base64, group: af.file, certificate: $0)
+            }
+        }
+        if let ats = infoPlist?.value.ats, let covering = ats.pins(forHost: host)?.domains {
+            for domain in covering {
+                let entry = ats.pinnedDomains[domain]
+                for (key, identities) in [("NSPinnedLeafIdentities", entry?.leafIdentities), ("NSPinnedCAIdentities", entry?.caIdentities)] {
+                    for case .spkiSHA256Base64(let hash) in identities ?? [] {
+                        let place = "NSPinnedDomains.\(domain).\(key)"
+                        var pin = AuditPin(source: place, hash: hash, group: place, certificate: nil)
+                        pin.pinsAuthority = key == "NSPinnedCAIdentities"
+                        pins.append(pin)
+                    }
+                }
             }
         }
         if let trustKit = infoPlist?.value.trustKit, let (domain, entry) = trustKit.domain(covering: host) {
@@ -130,7 +146,7 @@ extension AuditConfiguration {
                 let isLeaf = !certificate.isAuthority && HostNameMatcher.certificate(certificate, names: host.name) && !pins.contains { $0.worldID == "leaf" }
                 pins[index].worldID = certificate.isAuthority ? (certificate.isSelfIssued ? "root" : "intermediate-1") : isLeaf ? "leaf" : nil
             } else if firstOfGroup.insert(pin.group).inserted {
-                pins[index].worldID = "leaf"
+                pins[index].worldID = pin.pinsAuthority ? "intermediate-1" : "leaf"
                 pins[index].assumed = true
             }
             if pins[index].worldID == nil, pin.certificate != nil {
@@ -139,7 +155,8 @@ extension AuditConfiguration {
             }
         }
         if given == nil, pins.contains(where: \.assumed) {
-            shape.append("no --chain: the first pin of each pin list is taken as the leaf's key, the others as backup pins")
+            let authorities = pins.contains { $0.assumed && $0.pinsAuthority } ? " (of an NSPinnedCAIdentities list, as the intermediate's key)" : ""
+            shape.append("no --chain: the first pin of each pin list is taken as the leaf's key\(authorities), the others as backup pins")
         }
         let scenario = try Self.scenario(host: host.name, roles: roles, backups: backups, clock: clock, shape: &shape)
         return AuditWorld(scenario: scenario, pins: pins, shape: shape)

@@ -28,6 +28,14 @@ extension Scenario {
             version: release, SSLPinningMode: spec.pinningMode, allowInvalidCertificates: spec.allowInvalidCertificates,
             validatesDomainName: spec.validatesDomainName, validatesCertificateChain: spec.validatesCertificateChain,
             pinnedCertificates: Set(try pinnedCertificates(in: world)))
-        return IOSClient(ats: client.ats, challengeHandler: client.challengeHandler, policy: policy)
+        return IOSClient(ats: client.ats, challengeHandler: client.challengeHandler, policy: policy, pinnedKeys: try pinnedKeys(in: world))
+    }
+
+    /// The key hash of each world certificate `client.ats`'s `NSPinnedDomains` names.
+    fileprivate func pinnedKeys(in world: World) throws -> [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: try atsPinnedCertificateIDs.map { id in
+                (id, try world.entry(id, file: file, path: "client.ats.NSPinnedDomains").certificate.publicKeySHA256Base64)
+            })
     }
 }

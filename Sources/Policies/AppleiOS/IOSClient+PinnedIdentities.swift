@@ -1,0 +1,71 @@
+import PKI
+
+extension IOSClient {
+    /// NSPinnedDomains's checks, as the system's SSL policy for `host` makes them on the path it built; nil when no
+    /// `NSPinnedDomains` entry covers the host.
+    ///
+    /// `SecPolicyCreateSSL` (OSX/sec/Security/SecPolicy.c, Security-61901: `SecPolicyAddATSpinningIfInfoSpecified`)
+    /// reads the app's Info.plist and adds the pins to the policy's options; trustd then checks them with the
+    /// policy's other checks (trust/trustd/SecPolicyServer.c: `SecPolicyCheckLeafSPKISHA256` on the leaf,
+    /// `SecPolicyCheckCAspkiSHA256` on every certificate of the path above it, the anchor included). Both are
+    /// recoverable failures (SecPolicyChecks.list), and neither makes a pinned CA an anchor: the path must be
+    /// trusted first.
+    func pinnedIdentities(path: [Certificate], host: String) -> (step: TraceStep, rejection: RejectionReason?)? {
+        guard let pins = ats.pins(forHost: host) else { return nil }
+        let entries = pins.domains.map { "'\($0)'" }.joined(separator: " and ")
+        var clauses: [String] = []
+        var holds = true
+        if let leafIdentities = pins.leafIdentities {
+            let leaf = path.first
+            let matched = leaf.map { matches($0, leafIdentities) } ?? false
+            holds = holds && matched
+            let has =
+                matched ? (leafIdentities.count == 1 ? "has it" : "has one of them") : (leafIdentities.count == 1 ? "does not have it" : "has none of them")
+            clauses.append("NSPinnedLeafIdentities lists \(describe(leafIdentities)): the leaf '\(leaf?.label ?? "")' \(has)")
+        }
+        if let caIdentities = pins.caIdentities {
+            let authorities = path.dropFirst()
+            let match = authorities.first { matches($0, caIdentities) }
+            holds = holds && match != nil
+            let them = caIdentities.count == 1 ? "it" : "one of them"
+            let found =
+                match.map { "'\($0.label)' in the path has \(them)" }
+                ?? (authorities.isEmpty ? "the path holds no CA certificate" : "no CA of the path (\(Array(authorities).pathDescription)) has \(them)")
+            clauses.append("NSPinnedCAIdentities lists \(describe(caIdentities)): \(found)")
+        }
+        let both = pins.caIdentities != nil && pins.leafIdentities != nil ? " (with both lists, both must match)" : ""
+        let detail = "NSPinnedDomains \(entries) covers '\(host)'\(both). " + clauses.joined(separator: "; ")
+        guard holds else {
+            return (
+                TraceStep(
+                    .pinnedIdentities, .failed,
+                    "\(detail). So the system's SSL policy fails the chain (kSecTrustResultRecoverableTrustFailure), however trusted its anchor"),
+                .pinnedIdentityMismatch
+            )
+        }
+        return (TraceStep(.pinnedIdentities, .passed, "\(detail)."), nil)
+    }
+
+    /// Whether `certificate`'s key is one of `identities`.
+    private func matches(_ certificate: Certificate, _ identities: [AppTransportSecurity.PinnedIdentity]) -> Bool {
+        let key = SPKIPin(base64: certificate.publicKeySHA256Base64)
+        return identities.contains { identity in
+            switch identity {
+            case .spkiSHA256Base64(let base64): SPKIPin(base64: base64) == key
+            case .certificate(let id): pinnedKeys[id].flatMap(SPKIPin.init(base64:)) == key
+            }
+        }
+    }
+
+    /// "the key of 'bank-leaf'", "the keys of 'bank-leaf' and 'bank-leaf-next'", "SPKI-SHA256-BASE64 'Zm9v…'".
+    private func describe(_ identities: [AppTransportSecurity.PinnedIdentity]) -> String {
+        guard !identities.isEmpty else { return "no identity" }
+        let names = identities.map { identity in
+            switch identity {
+            case .spkiSHA256Base64(let base64): "SPKI-SHA256-BASE64 '\(base64)'"
+            case .certificate(let id): "the key of '\(id)'"
+            }
+        }
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " and " : "") + (names.last ?? "")
+    }
+}
