@@ -37,7 +37,7 @@ struct PeerHostnameRulesTests {
     func okHttp(san: String, host: String, accepts4: Bool, accepts3: Bool) throws {
         let leaf = try Self.leaf(dnsNames: [san])
         #expect((OkHostnameVerifier.okHttp4.match(host: host, leaf: leaf) != nil) == accepts4, "4.12.0: \(san) for \(host)")
-        #expect((OkHostnameVerifier.okHttp3_1.match(host: host, leaf: leaf) != nil) == accepts3, "3.1.1: \(san) for \(host)")
+        #expect((OkHostnameVerifier.okHttp3.match(host: host, leaf: leaf) != nil) == accepts3, "3.1.1: \(san) for \(host)")
     }
 
     @Test("An IP address is compared with the SAN's IP addresses only; only OkHttp 3.1.1 falls back to the common name")
@@ -46,7 +46,7 @@ struct PeerHostnameRulesTests {
         #expect(OkHostnameVerifier.okHttp4.match(host: "127.0.0.1", leaf: addressed) == nil)
         #expect(OkHostnameVerifier.okHttp4.match(host: "127.0.0.2", leaf: addressed) == .subjectAlternativeName("127.0.0.2"))
         let commonNameOnly = try Self.leaf(dnsNames: [], commonName: "*.test")
-        #expect(OkHostnameVerifier.okHttp3_1.match(host: "bank.test", leaf: commonNameOnly) == .commonName("*.test"))
+        #expect(OkHostnameVerifier.okHttp3.match(host: "bank.test", leaf: commonNameOnly) == .commonName("*.test"))
         #expect(OkHostnameVerifier.okHttp4.match(host: "bank.test", leaf: commonNameOnly) == nil)
         #expect(OkHostnameVerifier.android.match(host: "bank.test", leaf: commonNameOnly) == nil)
     }

@@ -33,7 +33,9 @@ struct RealLibraryDifferentialTests {
         let servers = try worlds.map { world in
             try OriginServer(.init(application: BankApp(host: world.host), identity: world.identity, chain: world.chain), log: EventLog(keepsEvents: false))
         }
-        defer { servers.forEach { $0.stop() } }
+        defer {
+            for server in servers { server.stop() }
+        }
         var running: [(world: DifferentialWorld, port: UInt16, directory: String)] = []
         for (world, server) in zip(worlds, servers) {
             let folder = "\(directory)/\(world.index)"

@@ -12,6 +12,8 @@ import PKI
 /// holds both), with partial chains allowed as curl allows them.
 public struct CurlClient: ClientModel, Equatable {
     /// Which curl; the raw value is the model's name.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The release numbers read best with their dots as underscores (curl7_88), as AFNetworkingVersion's do.
     public enum Release: String, Sendable, CaseIterable {
         /// curl 7.88.1, the one Debian 12 ships (and every release up to 8.16): VERIFYPEER fails the handshake.
         case curl7_88 = "curl"

@@ -12,7 +12,7 @@ public struct OkHostnameVerifier: Sendable, Equatable {
     /// The verifier OkHttp 4.12.0 uses (`okhttp`).
     public static let okHttp4 = OkHostnameVerifier(commonNameFallback: false)
     /// The verifier of OkHttp 3.1.1 (`okhttp-3.1.1`), with its common-name fallback.
-    public static let okHttp3_1 = OkHostnameVerifier(commonNameFallback: true)
+    public static let okHttp3 = OkHostnameVerifier(commonNameFallback: true)
     /// Android's bundled copy (`com.android.okhttp`), as the Network Security Config's HTTP stack uses it; its
     /// common-name fallback is not modelled.
     public static let android = OkHostnameVerifier(commonNameFallback: false)

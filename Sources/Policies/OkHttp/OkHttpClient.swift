@@ -20,7 +20,7 @@ public struct OkHttpClient: Sendable, Equatable {
         public var hostnameVerifier: OkHostnameVerifier {
             switch self {
             case .current: .okHttp4
-            case .beforeChainCleaning: .okHttp3_1
+            case .beforeChainCleaning: .okHttp3
             }
         }
     }
