@@ -10,9 +10,9 @@ import Testing
 /// 127.0.0.1 presenting its chain, the real client connects with the world's anchors and pins, and its verdict
 /// (and where it refused) must be the model's. `Scripts/differential/run.sh` runs more worlds (Docs/peers.md §13).
 struct RealLibraryDifferentialTests {
-    /// How many worlds (`MITMSIM_DIFFERENTIAL_WORLDS`, 24 unless set, at most 400) and from which seed
+    /// How many worlds (`MITMSIM_DIFFERENTIAL_WORLDS`, 32 unless set, at most 400) and from which seed
     /// (`MITMSIM_DIFFERENTIAL_SEED`, 23 unless set).
-    static let worldCount = min(400, max(1, Int(ProcessInfo.processInfo.environment["MITMSIM_DIFFERENTIAL_WORLDS"] ?? "") ?? 24))
+    static let worldCount = min(400, max(1, Int(ProcessInfo.processInfo.environment["MITMSIM_DIFFERENTIAL_WORLDS"] ?? "") ?? 32))
     static let seed = UInt64(ProcessInfo.processInfo.environment["MITMSIM_DIFFERENTIAL_SEED"] ?? "") ?? 23
 
     static let javaClassPath = ["/usr/share/java/okhttp.jar", "/usr/share/java/okio.jar"]
