@@ -101,4 +101,15 @@ struct ConscryptTrustAnchorTests {
         let android = AndroidNetworkSecurityClient(config: config).evaluate(connection)
         #expect(android.isTrusted, "\(android.steps.map(\.detail))")
     }
+
+    @Test("An intermediate trusted without its root ends the cleaned chain, and the trace says it is no root")
+    func trustedIntermediateAlone() throws {
+        let world = try Hierarchy()
+        let pin = CertificatePinner.Pin(pattern: "bank.test", certificate: world.intermediate)
+        let evaluation = OkHttpClient(certificatePinner: CertificatePinner(pins: [pin])).evaluate(world.connection(system: [world.intermediate]))
+        #expect(evaluation.isTrusted)
+        #expect(evaluation.path == [world.leaf, world.intermediate])
+        let cleaning = evaluation.steps.first { $0.check == .okHttpChainCleaning }?.detail ?? ""
+        #expect(cleaning.contains("to the trust anchor 'Intermediate', which no trust anchor issued: 'bank.test' -> 'Intermediate'"), "\(cleaning)")
+    }
 }

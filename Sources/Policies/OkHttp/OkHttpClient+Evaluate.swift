@@ -48,10 +48,14 @@ extension OkHttpClient: ClientModel {
         switch version {
         case .current:
             let dropped = presented.filter { !cleaned.contains($0) }
+            // Conscrypt's chain stops below a root when no trust anchor issued its last certificate.
+            let top =
+                cleaned.last.map { $0.isSelfIssued ? "a trusted root" : "the trust anchor '\($0.label)', which no trust anchor issued" }
+                ?? "a trusted root"
             let droppedClause = dropped.isEmpty ? "" : "; the presented \(SecurityPolicy.names(dropped)) \(dropped.count == 1 ? "is" : "are") dropped"
             trace.add(
                 .okHttpChainCleaning, .note,
-                "the certificate chain cleaner rebuilds the chain from the leaf, certificate by certificate by signature, to a trusted root: "
+                "the certificate chain cleaner rebuilds the chain from the leaf, certificate by certificate by signature, to \(top): "
                     + "\(cleaned.pathDescription)\(droppedClause)")
             checked = cleaned
         case .beforeChainCleaning:
