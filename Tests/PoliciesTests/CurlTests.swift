@@ -36,13 +36,15 @@ struct CurlTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "the real chain verifies against the CA bundle", options: CurlOptions(), chain: .real, trusted: true, deciding: .curlVerifyPeer),
+        Case(
+            name: "the real chain verifies against the CA bundle, then names the host", options: CurlOptions(), chain: .real, trusted: true,
+            deciding: .curlVerifyHost),
         Case(
             name: "a forgery from an untrusted CA fails OpenSSL's verification", options: CurlOptions(), chain: .forged, trusted: false,
             deciding: .curlVerifyPeer, rejection: "untrustedRoot", exit: .peerFailedVerification),
         Case(
             name: "a CA installed on the machine is in the bundle, so its forgery verifies", options: CurlOptions(), chain: .forged,
-            attackerInstalled: true, trusted: true, deciding: .curlVerifyPeer),
+            attackerInstalled: true, trusted: true, deciding: .curlVerifyHost),
         Case(
             name: "the pinned leaf key refuses a forgery from an installed CA", options: CurlOptions(pinnedPublicKey: leafPin), chain: .forged,
             attackerInstalled: true, trusted: false, deciding: .curlPinnedPublicKey, rejection: "curlPinnedPublicKeyMismatch",
@@ -56,7 +58,7 @@ struct CurlTests {
             deciding: .curlPinnedPublicKey),
         Case(
             name: "a certificate the bank's CA mis-issued verifies when only the bundle decides", options: CurlOptions(), chain: .misIssued,
-            trusted: true, deciding: .curlVerifyPeer),
+            trusted: true, deciding: .curlVerifyHost),
         Case(
             name: "the leaf pin refuses a mis-issued certificate", options: CurlOptions(pinnedPublicKey: leafPin), chain: .misIssued, trusted: false,
             deciding: .curlPinnedPublicKey, rejection: "curlPinnedPublicKeyMismatch", exit: .sslPinnedPublicKeyNotMatch),
@@ -72,13 +74,13 @@ struct CurlTests {
             name: "an expired chain fails OpenSSL's verification", options: CurlOptions(pinnedPublicKey: leafPin), chain: .expired, trusted: false,
             deciding: .curlVerifyPeer, rejection: "expired", exit: .peerFailedVerification),
         Case(
-            name: "a chain for another host fails VERIFYHOST first", options: CurlOptions(), chain: .real, host: "other.test", trusted: false,
+            name: "a trusted chain for another host fails VERIFYHOST", options: CurlOptions(), chain: .real, host: "other.test", trusted: false,
             deciding: .curlVerifyHost, rejection: "curlHostNameMismatch", exit: .peerFailedVerification),
         Case(
             name: "-k skips the host check too", options: .insecure(), chain: .real, host: "other.test", trusted: true, deciding: nil),
     ]
 
-    @Test("curl decides as Curl_ossl_check_peer_cert does", arguments: cases)
+    @Test("curl 7.88.1 decides as its handshake and servercert do", arguments: cases)
     func decides(_ testCase: Case) throws {
         let evaluation = Self.evaluate(
             testCase.options, try testCase.chain.certificates(Self.world), attackerInstalled: testCase.attackerInstalled, host: testCase.host)
@@ -130,17 +132,16 @@ struct CurlTests {
         ])
     func hostCheck(dnsNames: [String], commonName: String?, host: String, matches: Bool) throws {
         let chain = try Self.leaf("leaf", dnsNames: dnsNames, commonName: commonName ?? dnsNames.first)
-        let step = Self.evaluate(CurlOptions(), chain, host: host).steps.first
-        #expect(step?.check == .curlVerifyHost)
+        let step = Self.evaluate(CurlOptions(), chain, host: host).steps.first { $0.check == .curlVerifyHost }
         #expect(step?.outcome == (matches ? .passed : .failed), "\(String(describing: step))")
     }
 
     @Test("An IP address host is matched against the SAN's IP entries only")
     func ipAddressHost() throws {
         let chain = try Self.leaf("ip leaf", dnsNames: ["127.0.0.1"], commonName: "127.0.0.1", ipAddresses: ["127.0.0.1"])
-        #expect(Self.evaluate(CurlOptions(), chain, host: "127.0.0.1").steps.first?.outcome == .passed)
+        #expect(Self.evaluate(CurlOptions(), chain, host: "127.0.0.1").decidingStep?.outcome == .passed)
         let dnsOnly = try Self.leaf("dns leaf", dnsNames: ["127.0.0.1"])
-        let refused = Self.evaluate(CurlOptions(), dnsOnly, host: "127.0.0.1").steps.first
+        let refused = Self.evaluate(CurlOptions(), dnsOnly, host: "127.0.0.1").decidingStep
         #expect(
             refused
                 == TraceStep(
@@ -177,8 +178,9 @@ struct CurlTests {
         let evaluation = Self.evaluate(intermediateOnly, Self.world.realChain)
         #expect(evaluation.path == [Self.world.leaf.certificate, Self.world.intermediate.certificate])
         #expect(
-            evaluation.decidingStep?.detail
-                == "OpenSSL verifies the chain against the --cacert bundle: path 'bank.test' -> 'Bank Intermediate', ending at 'Bank Intermediate'")
+            evaluation.steps.first?.detail
+                == "OpenSSL verifies the chain against the --cacert bundle: path 'bank.test' -> 'Bank Intermediate', ending at 'Bank Intermediate', "
+                + "in the handshake (SSL_VERIFY_PEER)")
         let bankRootOnly = CurlOptions(caCertificates: [Self.world.root.certificate])
         #expect(Self.evaluate(bankRootOnly, Self.world.forgedChain, attackerInstalled: true).rejection?.code == "untrustedRoot")
     }

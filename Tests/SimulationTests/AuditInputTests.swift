@@ -181,6 +181,17 @@ struct AuditInputTests {
                 && !pins[1].pin.matchesHostname("a.b.example.com"))
     }
 
+    @Test("A wildcard over a single label (*.test), which OkHttp's CertificatePinner takes, is read and audited at www.test")
+    func okHttpSingleLabelWildcard() throws {
+        let files = try AuditFiles()
+        let path = try files.write("*.test sha256/\(files.leaf.certificate.publicKeySHA256Base64)\n*.test sha256/\(AuditFiles.otherPin)\n", to: "pins.txt")
+        let configuration = try AuditConfiguration.read(okHttpPins: path)
+        #expect(try configuration.hosts().map { [$0.name, $0.pattern ?? "-"] } == [["www.test", "*.test"]])
+        #expect(configuration.pins(for: "www.test").count == 2)
+        let audit = try Audit(configuration)
+        #expect(audit.hosts.map(\.host.name) == ["www.test"])
+    }
+
     @Test("An AFNetworking file gives the release, the policy and the pinned certificates read relative to it")
     func afnetworkingFile() throws {
         let files = try AuditFiles()

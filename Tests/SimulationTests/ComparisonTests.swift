@@ -115,7 +115,7 @@ struct ClientsKeyTests {
                 "afnetworking-4", "afnetworking-3.1", "afnetworking-3.0", "afnetworking-2.6", "afnetworking-2.5.3", "afnetworking-2.5.2", "afnetworking-2.5.1",
                 "afnetworking-2.5.0",
                 "afnetworking-2.2", "afnetworking-2.1", "afnetworking-2.0", "alamofire-5", "alamofire-4", "trustkit", "okhttp", "okhttp-3.1.1",
-                "android-nsc", "curl",
+                "android-nsc", "curl", "curl-8.17",
             ])
     }
 

@@ -125,7 +125,7 @@ struct LoaderErrorTests {
             "  library: afnetworking-4", "  library: alamofire-6",
             "x.yaml: client.library: 'alamofire-6' is not one of: afnetworking-2.0, afnetworking-2.1, afnetworking-2.2, afnetworking-2.5.0, "
                 + "afnetworking-2.5.1, afnetworking-2.5.2, afnetworking-2.5.3, afnetworking-2.6, afnetworking-3.0, afnetworking-3.1, afnetworking-4, alamofire-4, alamofire-5, "
-                + "android-nsc, curl, okhttp, okhttp-3.1.1, trustkit"
+                + "android-nsc, curl, curl-8.17, okhttp, okhttp-3.1.1, trustkit"
         ),
     ])
     func aBrokenFileNamesTheKeyPath(replacing: String, with replacement: String, expected: String) {

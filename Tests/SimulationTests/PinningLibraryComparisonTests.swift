@@ -26,7 +26,7 @@ struct PinningLibraryComparisonTests {
             ])
     }
 
-    /// Lesson 49's table: eleven clients let the CA's mis-issued certificate through; seven refuse it.
+    /// Lesson 49's table: eleven clients let the CA's mis-issued certificate through; eight refuse it.
     static let caPinRows = [
         "afnetworking-4 ACCEPTED at pinnedPublicKeyMatch read",
         "afnetworking-3.1 ACCEPTED at pinnedPublicKeyMatch read",
@@ -46,6 +46,7 @@ struct PinningLibraryComparisonTests {
         "okhttp-3.1.1 ACCEPTED at okHttpCertificatePinner read",
         "android-nsc ACCEPTED at androidHostnameVerifier read",
         "curl REJECTED at curlPinnedPublicKey nothing",
+        "curl-8.17 REJECTED at curlPinnedPublicKey nothing",
     ]
 
     @Test("49: a pin on the issuing CA lets its mis-issued certificate through eleven clients; the old AFNetworking releases and curl refuse it")

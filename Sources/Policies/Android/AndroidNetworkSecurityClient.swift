@@ -54,7 +54,8 @@ extension AndroidNetworkSecurityClient: ClientModel {
             if case .resource(let name, let certificates) = entry.source { return (name, certificates) }
             return nil
         }
-        let result = AndroidTrust.evaluate(trust, anchors: anchors)
+        let validation = AndroidTrust.evaluate(trust, anchors: anchors)
+        let result = validation.result
         guard result.isValid else {
             trace.add(
                 .androidTrustAnchors, .failed,
@@ -65,18 +66,20 @@ extension AndroidNetworkSecurityClient: ClientModel {
         trace.add(
             .androidTrustAnchors, .passed,
             "the chain validates against the trust anchors (\(resolved.anchorList)): path \(result.path.pathDescription)"
-                + AndroidTrust.anchorClause(result, store: store, resources: resources))
+                + validation.anchorClause(store: store, resources: resources))
 
-        if let rejection = checkPins(resolved, path: result.path, at: trust.verifyDate, store: store, trace: &trace) {
-            return trace.reject(rejection, path: result.path)
+        // checkPins reads the whole trusted chain, carried on through the trust anchors.
+        let path = validation.trustedChain
+        if let rejection = checkPins(resolved, path: path, at: trust.verifyDate, store: store, trace: &trace) {
+            return trace.reject(rejection, path: path)
         }
 
         let hostname = AndroidTrust.verifyHostname(
-            trust.leaf, host: host, check: .androidHostnameVerifier,
-            verifier: "the default HostnameVerifier (Android's bundled OkHostnameVerifier)", commonNameFallback: false)
+            trust.leaf, host: host, check: .androidHostnameVerifier, verifier: .android,
+            named: "the default HostnameVerifier (Android's bundled OkHostnameVerifier)")
         trace.steps.append(hostname.step)
-        if let rejection = hostname.rejection { return trace.reject(rejection, path: result.path) }
-        return trace.accept(path: result.path)
+        if let rejection = hostname.rejection { return trace.reject(rejection, path: path) }
+        return trace.accept(path: path)
     }
 
     /// `checkPins`: skipped for an empty or expired pin-set and for a chain whose anchor overrides pins; else

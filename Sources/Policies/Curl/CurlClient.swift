@@ -1,18 +1,33 @@
 import Foundation
 import PKI
 
-/// `curl` (libcurl with its OpenSSL backend) deciding whether to go on with a TLS connection, as
-/// `Curl_ossl_check_peer_cert` does after the handshake: VERIFYHOST, then OpenSSL's verify result
-/// (VERIFYPEER), then `--pinnedpubkey` on the leaf's key.
+/// `curl` (libcurl with its OpenSSL backend) deciding whether to go on with a TLS connection. The order of
+/// its checks depends on the release (`lib/vtls/openssl.c`): up to 8.16, VERIFYPEER is OpenSSL's
+/// `SSL_VERIFY_PEER` and fails the handshake before anything else, then `servercert` checks VERIFYHOST and
+/// the pinned key; from 8.17 the handshake always completes and `Curl_ossl_check_peer_cert` checks
+/// VERIFYHOST, then OpenSSL's verify result (VERIFYPEER), then `--pinnedpubkey` on the leaf's key.
 ///
 /// The chain is verified under OpenSSL's rules (`Platform.openSSL`) against curl's CA bundle: `--cacert`
 /// when given, else the device's trust store (its built-in and user-installed roots alike, as a CA bundle
 /// holds both), with partial chains allowed as curl allows them.
 public struct CurlClient: ClientModel, Equatable {
+    /// Which curl; the raw value is the model's name.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The release numbers read best with their dots as underscores (curl7_88), as AFNetworkingVersion's do.
+    public enum Release: String, Sendable, CaseIterable {
+        /// curl 7.88.1, the one Debian 12 ships (and every release up to 8.16): VERIFYPEER fails the handshake.
+        case curl7_88 = "curl"
+        /// curl 8.17 and later: the host name is checked before OpenSSL's verify result.
+        case curl8_17 = "curl-8.17"
+    }
+
+    /// The release whose order of checks applies.
+    public var release: Release
     /// The command's TLS options.
     public var options: CurlOptions
 
-    public init(options: CurlOptions = CurlOptions()) {
+    public init(release: Release = .curl7_88, options: CurlOptions = CurlOptions()) {
+        self.release = release
         self.options = options
     }
 
@@ -25,12 +40,18 @@ public struct CurlClient: ClientModel, Equatable {
         }
     }
 
-    /// curl's checks on the URL's host (`domain` is not used).
+    /// curl's checks on the URL's host (`domain` is not used), in the release's order.
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         var trace = Trace()
         let leaf = connection.serverTrust.leaf
+        let result = caBundleTrust(connection.serverTrust).evaluate()
 
-        // if(conn_config->verifyhost) { result = ossl_verifyhost(data, conn, peer, server_cert); if(result) goto out; }
+        // Up to 8.16: SSL_CTX_set_verify(ctx, verifypeer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, NULL), so with VERIFYPEER on
+        // a chain OpenSSL does not verify ends SSL_connect: "SSL certificate problem: …", CURLE_PEER_FAILED_VERIFICATION.
+        let verifiedInHandshake = release == .curl7_88 && options.verifyPeer
+        if verifiedInHandshake, let rejection = checkVerifyResult(result, trace: &trace) { return rejection }
+
+        // if(conn_config->verifyhost) { result = ossl_verifyhost(…); if(result) goto out; }
         if options.verifyHost {
             let check = CurlHostCheck(leaf: leaf, host: connection.host)
             guard check.matched else {
@@ -42,30 +63,43 @@ public struct CurlClient: ClientModel, Equatable {
             trace.add(.curlVerifyHost, .skipped, "CURLOPT_SSL_VERIFYHOST is 0 (-k), so the leaf's names are not compared with '\(connection.host)'")
         }
 
-        // ossl_verify = SSL_get_verify_result(octx->ssl); verified = (ossl_verify == X509_V_OK);
-        // if(!verified) { if(conn_config->verifypeer) { failf(…); result = CURLE_PEER_FAILED_VERIFICATION; goto out; }
-        //   infof(data, " SSL certificate verification failed, continuing anyway!"); }
-        let result = caBundleTrust(connection.serverTrust).evaluate()
+        if !verifiedInHandshake, let rejection = checkVerifyResult(result, trace: &trace) { return rejection }
+        return checkPinnedKey(leaf: leaf, path: result.path, trace: &trace)
+    }
+
+    /// OpenSSL's verdict on the chain: in the handshake (up to 8.16 with VERIFYPEER on), or read after it with
+    /// `SSL_get_verify_result`. Returns the rejection when VERIFYPEER is on and the chain does not verify.
+    private func checkVerifyResult(_ result: TrustResult, trace: inout Trace) -> PolicyEvaluation? {
         let bundle = options.caCertificates == nil ? "curl's CA bundle (the device's trust store)" : "the --cacert bundle"
+        let inHandshake = release == .curl7_88 && options.verifyPeer
         if let failure = result.reason {
             let error = failure.openSSLError
-            let verdict =
-                "SSL certificate OpenSSL verify result: \(error.text) (\(error.code)), verifying against \(bundle): \(SecurityPolicy.failures(result))"
+            let found = "\(error.text) (\(error.code)), verifying against \(bundle): \(SecurityPolicy.failures(result))"
+            if inHandshake {
+                trace.add(
+                    .curlVerifyPeer, .failed,
+                    "SSL_VERIFY_PEER ends the handshake before the host name is looked at. SSL certificate problem: \(found): "
+                        + "\(CurlCode.peerFailedVerification)")
+                return trace.reject(.untrustedChain(failure), path: result.path)
+            }
+            let verdict = "SSL certificate OpenSSL verify result: \(found)"
             guard !options.verifyPeer else {
                 trace.add(.curlVerifyPeer, .failed, "\(verdict): \(CurlCode.peerFailedVerification)")
                 return trace.reject(.untrustedChain(failure), path: result.path)
             }
             trace.add(
                 .curlVerifyPeer, .skipped, "\(verdict). CURLOPT_SSL_VERIFYPEER is 0 (-k): SSL certificate verification failed, continuing anyway!")
-        } else {
-            let verified = "OpenSSL verifies the chain against \(bundle): path \(result.path.pathDescription), ending at '\(result.path.last?.label ?? "")'"
-            if options.verifyPeer {
-                trace.add(.curlVerifyPeer, .passed, verified)
-            } else {
-                trace.add(.curlVerifyPeer, .skipped, "\(verified), but CURLOPT_SSL_VERIFYPEER is 0 (-k), so the result decides nothing")
-            }
+            return nil
         }
-        return checkPinnedKey(leaf: leaf, path: result.path, trace: &trace)
+        let verified = "OpenSSL verifies the chain against \(bundle): path \(result.path.pathDescription), ending at '\(result.path.last?.label ?? "")'"
+        if inHandshake {
+            trace.add(.curlVerifyPeer, .passed, "\(verified), in the handshake (SSL_VERIFY_PEER)")
+        } else if options.verifyPeer {
+            trace.add(.curlVerifyPeer, .passed, verified)
+        } else {
+            trace.add(.curlVerifyPeer, .skipped, "\(verified), but CURLOPT_SSL_VERIFYPEER is 0 (-k), so the result decides nothing")
+        }
+        return nil
     }
 
     /// `ossl_check_pinned_key`: the leaf's SPKI (`i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert))`) against

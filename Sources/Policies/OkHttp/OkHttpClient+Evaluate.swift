@@ -8,7 +8,8 @@ extension OkHttpClient: ClientModel {
         let trust = connection.serverTrust
         let host = connection.host
 
-        let result = AndroidTrust.evaluate(trust, anchors: trustManager.anchors(in: trust.deviceTrustStore))
+        let validation = AndroidTrust.evaluate(trust, anchors: trustManager.anchors(in: trust.deviceTrustStore))
+        let result = validation.result
         guard result.isValid else {
             trace.add(
                 .okHttpTrustManager, .failed,
@@ -18,15 +19,15 @@ extension OkHttpClient: ClientModel {
         trace.add(
             .okHttpTrustManager, .passed,
             "\(trustManager.phrase) validates the chain: path \(result.path.pathDescription)"
-                + AndroidTrust.anchorClause(result, store: trust.deviceTrustStore))
+                + validation.anchorClause(store: trust.deviceTrustStore))
 
         let hostname = AndroidTrust.verifyHostname(
-            trust.leaf, host: host, check: .okHttpHostnameVerifier, verifier: "OkHostnameVerifier",
-            commonNameFallback: version == .beforeChainCleaning)
+            trust.leaf, host: host, check: .okHttpHostnameVerifier, verifier: version.hostnameVerifier, named: "OkHostnameVerifier")
         trace.steps.append(hostname.step)
-        if let rejection = hostname.rejection { return trace.reject(rejection, path: result.path) }
+        if let rejection = hostname.rejection { return trace.reject(rejection, path: validation.trustedChain) }
 
-        return checkPins(host: host, presented: trust.certificates, cleaned: result.path, trace: &trace)
+        // On Android, AndroidCertificateChainCleaner returns the chain Conscrypt's trust manager built.
+        return checkPins(host: host, presented: trust.certificates, cleaned: validation.trustedChain, trace: &trace)
     }
 
     /// `CertificatePinner.check`: no pins for the host → nothing to check; else some certificate's SPKI hash
@@ -34,7 +35,10 @@ extension OkHttpClient: ClientModel {
     private func checkPins(host: String, presented: [Certificate], cleaned: [Certificate], trace: inout Trace) -> PolicyEvaluation {
         let pins = certificatePinner.findMatchingPins(host, version: version)
         guard !pins.isEmpty else {
-            let none = certificatePinner.pins.isEmpty ? "the CertificatePinner has no pins" : "no pin's pattern matches '\(host)'"
+            // OkHttp 3 keys its pins by the pattern as written: "**." came in 4.3, so before it such a pattern is a host name.
+            let literal = version == .beforeChainCleaning ? certificatePinner.pins.map(\.pattern).filter { $0.hasPrefix("**.") } : []
+            let readAsHost = literal.isEmpty ? "" : " (this release reads '\(literal[0])' as a literal host name: '**.' patterns came in OkHttp 4.3)"
+            let none = certificatePinner.pins.isEmpty ? "the CertificatePinner has no pins" : "no pin's pattern matches '\(host)'\(readAsHost)"
             trace.add(.okHttpChainCleaning, .skipped, "\(none), so CertificatePinner.check returns before cleaning the chain")
             trace.add(.okHttpCertificatePinner, .skipped, "\(none): the host is not pinned, and the trust manager's verdict stands")
             return trace.accept(path: cleaned)
@@ -44,10 +48,14 @@ extension OkHttpClient: ClientModel {
         switch version {
         case .current:
             let dropped = presented.filter { !cleaned.contains($0) }
+            // Conscrypt's chain stops below a root when no trust anchor issued its last certificate.
+            let top =
+                cleaned.last.map { $0.isSelfIssued ? "a trusted root" : "the trust anchor '\($0.label)', which no trust anchor issued" }
+                ?? "a trusted root"
             let droppedClause = dropped.isEmpty ? "" : "; the presented \(SecurityPolicy.names(dropped)) \(dropped.count == 1 ? "is" : "are") dropped"
             trace.add(
                 .okHttpChainCleaning, .note,
-                "the certificate chain cleaner rebuilds the chain from the leaf, certificate by certificate by signature, to a trusted root: "
+                "the certificate chain cleaner rebuilds the chain from the leaf, certificate by certificate by signature, to \(top): "
                     + "\(cleaned.pathDescription)\(droppedClause)")
             checked = cleaned
         case .beforeChainCleaning:

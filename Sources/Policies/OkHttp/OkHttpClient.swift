@@ -8,12 +8,21 @@ import PKI
 public struct OkHttpClient: Sendable, Equatable {
     /// Which OkHttp; the raw value is the model's name.
     public enum Version: String, Sendable, CaseIterable {
-        /// OkHttp 4 and 5 (and 3.x from the fix on): pins over the cleaned chain, host names from the SAN only.
+        /// OkHttp 4.12.0 (Docs/peers.md §6 cites its source): pins over the cleaned chain, `**.` patterns, host
+        /// names from the SAN only.
         case current = "okhttp"
         /// Before the CVE-2016-2402 fix (the CVE record says "before 3.1.2"): pins over the presented chain,
         /// only exact and `*.` patterns, and the host-name verifier falls back to the common name when the
         /// leaf has no DNS names in its SAN.
         case beforeChainCleaning = "okhttp-3.1.1"
+
+        /// The release's `OkHostnameVerifier`.
+        public var hostnameVerifier: OkHostnameVerifier {
+            switch self {
+            case .current: .okHttp4
+            case .beforeChainCleaning: .okHttp3
+            }
+        }
     }
 
     public var version: Version
@@ -68,63 +77,39 @@ enum AndroidTrust {
     /// a lesson installs without iOS's full trust is in it too.
     static func userAdded(_ store: DeviceTrustStore) -> [Certificate] { store.userInstalled + store.installedWithoutFullTrust }
 
-    /// Validates `trust`'s chain as Conscrypt's TrustManagerImpl would against `anchors`: Android's rules, a
-    /// TLS-server purpose, no host name (the HostnameVerifier checks it after the handshake).
-    static func evaluate(_ trust: ServerTrust, anchors: [Certificate]) -> TrustResult {
-        var android = trust
-        android.platform = .android
-        android.policy = .ssl(host: nil)
-        android.setAnchorCertificates(anchors)
-        return android.evaluate()
-    }
-
-    /// ", ending at 'Bank Root' from the system CA store": where the anchor that ended a valid path comes from.
-    static func anchorClause(_ result: TrustResult, store: DeviceTrustStore, resources: [(name: String, certificates: [Certificate])] = []) -> String {
-        guard let anchor = result.anchor?.certificate else { return "" }
-        let origin =
-            if store.system.contains(anchor) {
-                "from the system CA store"
-            } else if userAdded(store).contains(anchor) {
-                "from the user-added CA store"
-            } else if let resource = resources.first(where: { $0.certificates.contains(anchor) }) {
-                "from the app's \(resource.name)"
-            } else {
-                "one of the app's own certificates"
-            }
-        return ", ending at '\(anchor.label)' \(origin)"
-    }
-
-    /// The HostnameVerifier's step: the leaf's SAN (and, for `commonNameFallback`, its common name when the SAN
-    /// has no DNS names) against the host; the rejection when it fails.
+    /// The HostnameVerifier's step: `verifier`'s rules (the leaf's SAN, and for OkHttp before 3.10 its common
+    /// name when the SAN has no DNS names) against the host; the rejection when it fails.
     static func verifyHostname(
-        _ leaf: Certificate, host: String, check: TraceStep.Check, verifier: String, commonNameFallback: Bool
+        _ leaf: Certificate, host: String, check: TraceStep.Check, verifier: OkHostnameVerifier, named name: String
     ) -> (step: TraceStep, rejection: RejectionReason?) {
         let sanNames = leaf.dnsNames + leaf.ipAddresses
         let listed = sanNames.isEmpty ? "no names in its SAN" : "the SAN names " + sanNames.joined(separator: ", ")
-        if leaf.subjectAlternativeNamesMatch(host: host) {
-            return (TraceStep(check, .passed, "\(verifier) accepts '\(host)': the leaf '\(leaf.label)' has \(listed)"), nil)
-        }
-        // OkHostnameVerifier reads the common name only for a host name (never an IP address), and only when
-        // the SAN holds no DNS name at all.
-        let readsCommonName = commonNameFallback && leaf.dnsNames.isEmpty && !CertificateSpec.isIPAddress(host)
-        if readsCommonName, let commonName = leaf.subject.commonName, Certificate.dnsName(commonName, matches: host) {
+        switch verifier.match(host: host, leaf: leaf) {
+        case .subjectAlternativeName(let entry)?:
+            let wildcard = entry.lowercased() == host.lowercased() ? "" : " ('\(entry)' names '\(host)' by OkHostnameVerifier's rules)"
+            return (TraceStep(check, .passed, "\(name) accepts '\(host)': the leaf '\(leaf.label)' has \(listed)\(wildcard)"), nil)
+        case .commonName(let commonName)?:
             return (
                 TraceStep(
                     check, .passed,
-                    "\(verifier) accepts '\(host)': the leaf '\(leaf.label)' has no DNS names in its SAN, so it falls back to "
+                    "\(name) accepts '\(host)': the leaf '\(leaf.label)' has no DNS names in its SAN, so it falls back to "
                         + "the common name '\(commonName)', which names the host"), nil
             )
+        case nil:
+            // OkHostnameVerifier reads the common name only for a host name (never an IP address), and only when
+            // the SAN holds no DNS name at all.
+            let readsCommonName = verifier.commonNameFallback && leaf.dnsNames.isEmpty && IPAddress.bytes(host) == nil
+            let commonName =
+                !verifier.commonNameFallback
+                ? "; the common name is never read"
+                : readsCommonName ? ", and its common name \(leaf.subject.commonName.map { "'\($0)'" } ?? "is missing") does not name it either" : ""
+            return (
+                TraceStep(
+                    check, .failed,
+                    "\(name) refuses '\(host)': the leaf '\(leaf.label)' has \(listed)\(sanNames.isEmpty ? "" : ", none of which is the host")\(commonName). "
+                        + "SSLPeerUnverifiedException: Hostname \(host) not verified"),
+                .untrustedChain(TrustFailure(kind: .hostnameMismatch(host: host), certificate: leaf))
+            )
         }
-        let commonName =
-            !commonNameFallback
-            ? "; the common name is never read"
-            : readsCommonName ? ", and its common name \(leaf.subject.commonName.map { "'\($0)'" } ?? "is missing") does not name it either" : ""
-        return (
-            TraceStep(
-                check, .failed,
-                "\(verifier) refuses '\(host)': the leaf '\(leaf.label)' has \(listed)\(sanNames.isEmpty ? "" : ", none of which is the host")\(commonName). "
-                    + "SSLPeerUnverifiedException: Hostname \(host) not verified"),
-            .untrustedChain(TrustFailure(kind: .hostnameMismatch(host: host), certificate: leaf))
-        )
     }
 }
