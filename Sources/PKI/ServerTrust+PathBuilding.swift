@@ -5,7 +5,7 @@ extension ServerTrust {
     /// anchor sources before the parent sources. Each step is an issuer whose name and key fit. A path ends at the first
     /// anchor it meets. The search is bounded, as the server's certificates come from outside: at most `limit` paths of
     /// at most `maximumLength` certificates, and at most `budget` issuer signatures checked.
-    func anchoredPaths(limit: Int = 8, maximumLength: Int = 8, budget: Int = 64) -> [[Certificate]] {
+    package func anchoredPaths(limit: Int = 8, maximumLength: Int = 8, budget: Int = 64) -> [[Certificate]] {
         guard !anchorCertificates.contains(leaf) else { return [] }
         var pool = anchorCertificates
         for certificate in certificates.dropFirst() where !pool.contains(certificate) { pool.append(certificate) }

@@ -128,6 +128,22 @@ struct AppleTrustEdgeTests {
         }
     }
 
+    @Test func theSearchForAnotherPathIsBoundedHoweverManyCopiesOfAnIntermediateTheServerSends() throws {
+        let root = try authority("Root")
+        let key = try PrivateKey.generate()
+        var spec = CertificateSpec.authority(label: "Intermediate", commonName: "Intermediate", notBefore: start, notAfter: end)
+        spec.nameConstraints = NameConstraints(permittedDNSNames: ["shop.test"])
+        let copies = try (0..<12).map { _ in try factory.issue(spec, key: key, signedBy: root) }
+        let leaf = try factory.makeIdentity(leafSpec(), signedBy: Identity(certificate: copies[0], privateKey: key)).certificate
+        let trust = ServerTrust(
+            certificates: [leaf] + copies, deviceTrustStore: DeviceTrustStore(system: [root.certificate]), policy: .ssl(host: "bank.test"),
+            verifyDate: clock)
+
+        #expect(trust.anchoredPaths().count == 8)
+        #expect(trust.anchoredPaths(budget: 4).count == 2, "two signatures checked per path: the copy's, then the root's")
+        #expect(trust.evaluate().failures.map(\.kind) == [.nameConstraintViolation])
+    }
+
     /// A leaf under an intermediate sent twice with one name and key: first constrained to `shop.test`, then not.
     func twinIntermediatesChain() throws -> (chain: [Certificate], root: Identity, plain: Certificate) {
         let root = try authority("Root")
