@@ -74,20 +74,23 @@ extension Certificate {
     }
 
     /// True when an extension of a type Apple parses (`SecCertificateInitializeExtensionParsers`) does not decode as that type.
+    /// OpenSSL decoded the types it reads when it loaded the certificate and flagged one that failed (`EXFLAG_INVALID`); the
+    /// others are decoded here, each by OpenSSL's decoder for its type.
     var hasUnparseableKnownExtension: Bool {
-        (0..<X509_get_ext_count(x509)).contains { index in
+        if X509_get_extension_flags(x509) & UInt32(EXFLAG_INVALID) != 0 { return true }
+        return (0..<X509_get_ext_count(x509)).contains { index in
             guard let extensionField = X509_get_ext(x509, index), let object = X509_EXTENSION_get_object(extensionField),
-                Self.extensionsAppleParses.contains(OBJ_obj2nid(object))
+                Self.typesOnlyAppleReads.contains(OBJ_obj2nid(object))
             else { return false }
             return COpenSSL_X509_EXTENSION_decodes(extensionField) == 0
         }
     }
 
-    /// The extensions Apple's certificate parser decodes, of those OpenSSL has a decoder for.
-    private static let extensionsAppleParses: Set<Int32> = [
-        NID_subject_key_identifier, NID_key_usage, NID_private_key_usage_period, NID_subject_alt_name, NID_issuer_alt_name,
-        NID_basic_constraints, NID_name_constraints, NID_crl_distribution_points, NID_certificate_policies, NID_policy_mappings,
-        NID_authority_key_identifier, NID_policy_constraints, NID_ext_key_usage, NID_inhibit_any_policy, NID_info_access,
-        NID_sinfo_access, NID_netscape_cert_type, NID_id_pkix_OCSP_noCheck,
+    /// The types in Apple's parser list that OpenSSL does not decode when it loads a certificate (it decodes basicConstraints,
+    /// keyUsage, extendedKeyUsage, the SAN, nameConstraints, the CRL distribution points and the Netscape type).
+    private static let typesOnlyAppleReads: Set<Int32> = [
+        NID_subject_key_identifier, NID_authority_key_identifier, NID_private_key_usage_period, NID_issuer_alt_name,
+        NID_certificate_policies, NID_policy_mappings, NID_policy_constraints, NID_inhibit_any_policy, NID_info_access,
+        NID_sinfo_access, NID_id_pkix_OCSP_noCheck,
     ]
 }
