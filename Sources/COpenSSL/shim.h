@@ -59,4 +59,18 @@ static inline const unsigned char *COpenSSL_GENERAL_NAME_ip(const GENERAL_NAME *
     return ASN1_STRING_get0_data(g->d.iPAddress);
 }
 
+/* 1 when an extension's value decodes, to its last byte, as the type OpenSSL knows for it; 0 when it does not; -1 when
+   OpenSSL has no decoder for it. The decoded value is freed here (its type is only known through the method's item). */
+static inline int COpenSSL_X509_EXTENSION_decodes(X509_EXTENSION *e) {
+    const X509V3_EXT_METHOD *method = X509V3_EXT_get(e);
+    if (method == NULL || method->it == NULL) return -1;
+    const ASN1_OCTET_STRING *data = X509_EXTENSION_get_data(e);
+    const unsigned char *start = ASN1_STRING_get0_data(data), *p = start;
+    long length = ASN1_STRING_length(data);
+    ASN1_VALUE *value = ASN1_item_d2i(NULL, &p, length, ASN1_ITEM_ptr(method->it));
+    if (value == NULL) return 0;
+    ASN1_item_free(value, ASN1_ITEM_ptr(method->it));
+    return p == start + length;
+}
+
 #endif

@@ -25,7 +25,8 @@ struct AppleTLSRules {
     func failures(path: [Certificate]) -> [TrustFailure] {
         guard let leaf = path.first, let root = path.last else { return [] }
         var failures: [TrustFailure] = []
-        for certificate in path where !certificate.keyIsAtLeast(rsa: 1024, ec: 160) {
+        // The peer platforms keep OpenSSL's indifference to a key's algorithm (DSA); their models take only the sizes.
+        for certificate in path where !certificate.keyIsAtLeast(rsa: 1024, ec: 160) && (trust.platform.isApple || certificate.keyStrength.algorithm != .other) {
             failures.append(TrustFailure(kind: .weakKey(forTLS: false), certificate: certificate))
         }
         let rootSource = trust.source(ofAnchor: root)
@@ -39,6 +40,7 @@ struct AppleTLSRules {
         for (certificate, digest) in weakHashes where digest != "SHA-1" {
             failures.append(TrustFailure(kind: .weakSignatureDigest(digest: digest), certificate: certificate))
         }
+        if trust.platform.isApple { failures += structureFailures(path: path) }
         guard case .ssl = trust.policy, trust.platform.hasTLSCertificateRules else { return failures }
 
         let leafIsUserAnchor = trust.deviceTrustStore.userInstalled.contains(leaf)
@@ -58,6 +60,21 @@ struct AppleTLSRules {
         let needsServerAuth = rootSource == .system || (rootSource != .userInstalled && leaf.notBefore > Self.july2019)
         if needsServerAuth, !leaf.listsServerAuthentication {
             failures.append(TrustFailure(kind: .missingServerAuthEKU(anchor: rootSource), certificate: leaf))
+        }
+        return failures
+    }
+
+    /// Apple's checks of each certificate's structure under every policy (`SecPolicyAddBasicCertOptions`, `SecPolicy.c`): no
+    /// empty subject but on a leaf with a critical subjectAltName; from iOS 13 on, no extension of a known type that cannot
+    /// be parsed, and basicConstraints on every certificate above the leaf, the anchor included, as `SecPVCParentCertificateChecks`
+    /// asks of a version 3 certificate (OpenSSL already asks it of the intermediates).
+    private func structureFailures(path: [Certificate]) -> [TrustFailure] {
+        var failures: [TrustFailure] = []
+        for (index, certificate) in path.enumerated() {
+            if certificate.hasRefusedEmptySubject { failures.append(TrustFailure(kind: .emptySubject, certificate: certificate)) }
+            guard trust.platform.checksCertificateStructure else { continue }
+            if certificate.hasUnparseableKnownExtension { failures.append(TrustFailure(kind: .invalidExtension, certificate: certificate)) }
+            if index > 0, certificate.isVersion3WithoutBasicConstraints { failures.append(TrustFailure(kind: .issuerNotCA, certificate: certificate)) }
         }
         return failures
     }

@@ -7,6 +7,9 @@ import Foundation
 /// wrong with a chain (expired *and* for another host), not only the first thing OpenSSL tripped on.
 struct ChainVerifier {
     let trust: ServerTrust
+    /// One path to verify alone, leaf first and ending at one of the anchors (`ServerTrust.anchoredPaths()`), or nil to let
+    /// OpenSSL build the path from everything the evaluation can reach.
+    var candidate: [Certificate]? = nil
 
     func verify() -> TrustResult {
         // Verification reports through the callback, never through the error queue: whatever OpenSSL
@@ -37,12 +40,15 @@ struct ChainVerifier {
         // would swap in the pinned leaf but keep checking the sent issuers above it, so a pinned leaf is
         // verified alone. (A pinned issuer already ends OpenSSL's path: it looks in the store first.)
         let leafIsAnchor = trust.hasCustomAnchors && trust.anchorCertificates.contains(trust.leaf)
-        for anchor in leafIsAnchor ? [trust.leaf] : trust.anchorCertificates {
+        let anchors = candidate.map { Array($0.suffix(1)) } ?? (leafIsAnchor ? [trust.leaf] : trust.anchorCertificates)
+        for anchor in anchors {
             // Adding a certificate already in the store succeeds; only allocation can fail.
             precondition(X509_STORE_add_cert(store, anchor.verifiableX509) == 1, "X509_STORE_add_cert failed: out of memory")
         }
         // A certificate installed without full trust is on the device, so a path can reach it (and stop there, untrusted).
-        let reachable = trust.certificates.dropFirst() + (trust.hasCustomAnchors ? [] : trust.deviceTrustStore.installedWithoutFullTrust)
+        let reachable =
+            candidate.map { Array($0.dropFirst().dropLast()) }
+            ?? Array(trust.certificates.dropFirst() + (trust.hasCustomAnchors ? [] : trust.deviceTrustStore.installedWithoutFullTrust))
         for certificate in reachable where !leafIsAnchor {
             precondition(OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.verifiableX509)) > 0, "OPENSSL_sk_push failed: out of memory")
         }
@@ -77,9 +83,10 @@ struct ChainVerifier {
         var failures: [TrustFailure] = []
         for (code, x509) in recorder.errors {
             let certificate = x509.flatMap(certificate(for:)) ?? chain.last ?? trust.leaf
+            if trust.platform.isApple, appleAccepts(code, certificate) { continue }
             var kind = kind(of: code)
             // Full trust is an iOS switch: elsewhere such a root is simply one the path may not end at.
-            if kind == .untrustedRoot, Platform.iOS.contains(trust.platform), trust.deviceTrustStore.installedWithoutFullTrust.contains(certificate) {
+            if kind == .untrustedRoot, trust.platform.isApple, trust.deviceTrustStore.installedWithoutFullTrust.contains(certificate) {
                 kind = .installedWithoutFullTrust
             }
             let failure = TrustFailure(kind: kind, certificate: certificate, openSSLCode: code)
@@ -104,6 +111,17 @@ struct ChainVerifier {
         // Only an EKU that lists any purpose, on a certificate that is otherwise fit to be a CA.
         return X509_get_extension_flags(certificate) & UInt32(EXFLAG_XKUSAGE) != 0
             && X509_get_extended_key_usage(certificate) & UInt32(XKU_ANYEKU) != 0 && X509_check_ca(certificate) != 0
+    }
+
+    /// True where Apple accepts what OpenSSL refused: a certificate at the very second of its notAfter (`SecCertificateIsValid`
+    /// counts `verifyTime <= notAfter` as valid; OpenSSL's `X509_cmp_time` counts it expired), and a leaf OpenSSL's sslserver
+    /// purpose refused for its keyUsage or for being a CA, when its extended key usage suits Apple's SSL policy (`set_ssl_ekus`).
+    private func appleAccepts(_ code: Int32, _ certificate: Certificate) -> Bool {
+        switch code {
+        case X509_V_ERR_CERT_HAS_EXPIRED: trust.verifyDate <= certificate.notAfter
+        case X509_V_ERR_INVALID_PURPOSE: certificate == trust.leaf && certificate.extendedKeyUsageAllowsTLSServer
+        default: false
+        }
     }
 
     /// What `X509_verify_cert` finds after it checks the host: signatures, dates, name constraints, policies.

@@ -50,8 +50,18 @@ public struct ServerTrust: Sendable {
     }
 
     /// Builds and checks a path from the leaf to an anchor at `verifyDate` under `policy` and `platform`'s rules.
+    ///
+    /// On iOS, a path that fails is not the last word: as Apple's path builder rejects a path and goes on to the next
+    /// (`SecPathBuilderReject`, `SecPathBuilderGetNext` in `trust/trustd/SecTrustServer.c`), every other path to an anchor
+    /// is verified in turn and the first valid one wins; when none is, the first path's failures are reported.
     public func evaluate() -> TrustResult {
-        ChainVerifier(trust: self).verify()
+        let first = ChainVerifier(trust: self).verify()
+        guard !first.isValid, platform.isApple else { return first }
+        for path in anchoredPaths() where path != first.path {
+            let alternate = ChainVerifier(trust: self, candidate: path).verify()
+            if alternate.isValid { return alternate }
+        }
+        return first
     }
 
     /// Where `certificate` is trusted from when it ends a path, as Apple's trust daemon asks it: a system

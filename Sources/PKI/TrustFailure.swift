@@ -38,6 +38,8 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case policyViolation
         case unsupportedCriticalExtension
         case invalidExtension
+        /// An empty subject where Apple refuses one: on a CA, or on a leaf whose subjectAltName is not marked critical.
+        case emptySubject
         case other(code: Int32, message: String)
 
         /// A stable identifier for JSON and tests.
@@ -65,6 +67,7 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             case .policyViolation: "policyViolation"
             case .unsupportedCriticalExtension: "unsupportedCriticalExtension"
             case .invalidExtension: "invalidExtension"
+            case .emptySubject: "emptySubject"
             case .validityPeriodTooLong: "validityPeriodTooLong"
             case .missingServerAuthEKU: "missingServerAuthEKU"
             case .installedWithoutFullTrust: "installedWithoutFullTrust"
@@ -117,6 +120,8 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "the signature on \(name) cannot be checked: its algorithm is not supported or does not fit its issuer's key"
         case .inconsistentSignatureAlgorithm:
             return "\(name) names one signature algorithm in its signed part and a different one outside it"
+        case .weakKey where certificate.keyStrength.algorithm == .other:
+            return "\(name) has a \(certificate.keyDescription) key; iOS trusts only RSA, EC and EdDSA keys, under every policy"
         case .weakKey(let forTLS):
             return forTLS
                 ? "\(name) has a key (\(certificate.keyDescription)) smaller than iOS 13 and later accept in a TLS chain (RSA 2048 or EC 256 bits)"
@@ -157,6 +162,11 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "\(name) has an extension marked critical that the verifier does not understand, so it may not be used"
         case .invalidExtension:
             return "\(name) has an extension that is malformed or contradicts another of its extensions"
+        case .emptySubject:
+            return certificate.isAuthority
+                ? "\(name) is a certificate authority with an empty subject, which iOS never accepts"
+                : "\(name) has an empty subject and its subjectAltName is not marked critical; iOS accepts an empty subject only on a leaf "
+                    + "whose subjectAltName is critical"
         case .other(let code, let message):
             return "\(name) failed a check mitmsim has no lesson for; OpenSSL says: \(message) (error \(code))"
         }

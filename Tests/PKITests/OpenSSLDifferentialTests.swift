@@ -105,6 +105,7 @@ extension OpenSSLDifferentialTests {
     // OpenSSL's numbers, as `openssl verify` prints them.
     static let signatureFailure: Int32 = 7
     static let expired: Int32 = 10
+    static let unableToGetIssuerLocally: Int32 = 20
     static let selfSignedInChain: Int32 = 19
     static let pathLengthExceeded: Int32 = 25
     static let invalidPurpose: Int32 = 26
@@ -333,6 +334,94 @@ extension OpenSSLDifferentialTests {
             return Judged(
                 chain: [try Fixture.leaf(days: 500, signedBy: root)], device: DeviceTrustStore(system: [root.certificate]), appAnchors: [root.certificate])
         },
+        .differ(
+            "a DSA-2048 leaf", openSSL: nil, ours: ["weakKey"],
+            why: "Apple counts every key that is not RSA, EC or EdDSA as weak under every policy (SecCertificateIsWeakKey); "
+                + "OpenSSL sets no rule on a key's algorithm"
+        ) {
+            let root = try Fixture.authority("Root")
+            let leaf = try factory.issue(Fixture.leafSpec(), key: try dsaKey(), signedBy: root)
+            return Judged(chain: [leaf], device: DeviceTrustStore(system: [root.certificate]))
+        },
+        .differ(
+            "a DSA-2048 root", openSSL: nil, ours: ["weakKey"],
+            why: "Apple counts every key that is not RSA, EC or EdDSA as weak, an anchor's too (SecPVCParentCertificateChecks); "
+                + "OpenSSL sets no rule on a key's algorithm"
+        ) {
+            let spec = CertificateSpec.authority(label: "DSA Root", commonName: "DSA Root", notBefore: Fixture.start, notAfter: Fixture.end)
+            let key = try dsaKey()
+            let root = Identity(certificate: try factory.issue(spec, key: key), privateKey: key)
+            return Judged(chain: [try Fixture.leaf(signedBy: root)], device: DeviceTrustStore(system: [root.certificate]))
+        },
+        .differ(
+            "a v3 root without basicConstraints (its keyUsage allows keyCertSign)", openSSL: nil, ours: ["issuerNotCA"],
+            why: "Apple's checks of every certificate above the leaf, the anchor included, refuse a v3 certificate without basicConstraints "
+                + "(SecPVCParentCertificateChecks); OpenSSL lets a trust anchor whose keyUsage allows keyCertSign stand in for a CA"
+        ) { try Fixture.rootWithoutBasicConstraints() },
+        .differ(
+            "a leaf with an empty subject and a SAN not marked critical", openSSL: nil, ours: ["emptySubject"],
+            why: "Apple accepts an empty subject only on a leaf that is not a CA and whose subjectAltName is critical "
+                + "(SecPolicyCheckCertNonEmptySubject); OpenSSL checks that only in its strict mode"
+        ) {
+            let root = try Fixture.authority("Root")
+            var spec = Fixture.leafSpec()
+            spec.subject = DistinguishedName(commonName: nil)
+            return Judged(chain: [try factory.makeIdentity(spec, signedBy: root).certificate], device: DeviceTrustStore(system: [root.certificate]))
+        },
+        .differ(
+            "a leaf whose authorityInfoAccess cannot be parsed", openSSL: nil, ours: ["invalidExtension"],
+            why: "Apple refuses a certificate with an extension it knows but cannot parse (SecPolicyCheckCertUnparseableExtension, "
+                + "Security-60157 on); OpenSSL never reads an authorityInfoAccess while it verifies"
+        ) { try Fixture.leafWithUnparseableAuthorityInfoAccess() },
+        .differ(
+            "a CA certificate as the leaf (CA:TRUE, keyUsage keyCertSign only) under a root the user installed", openSSL: invalidPurpose, ours: [],
+            why: "Apple's SSL policy sets no keyUsage rule and lets a leaf with no extended key usage serve TLS, and the serverAuth rule "
+                + "spares a chain at a root the user installed; OpenSSL's sslserver purpose wants digitalSignature or keyEncipherment"
+        ) { try Fixture.authorityAsLeaf(pathLength: nil) },
+        .differ(
+            "a leaf with CA:TRUE and pathlen 0 under a root the user installed", openSSL: invalidPurpose, ours: [],
+            why: "a pathlen constrains only the authorities below a certificate, and Apple's SSL policy sets no keyUsage rule; "
+                + "OpenSSL's sslserver purpose refuses the leaf's keyUsage"
+        ) { try Fixture.authorityAsLeaf(pathLength: 0) },
+        .differ(
+            "a leaf whose notAfter is the evaluation time", openSSL: expired, ours: [],
+            why: "Apple (SecCertificateIsValid) and RFC 5280 count a certificate valid up to and including its notAfter; "
+                + "OpenSSL counts it expired at that very second"
+        ) {
+            let root = try Fixture.authority("Root")
+            return Judged(chain: [try Fixture.leaf(notAfter: clock, signedBy: root)], device: DeviceTrustStore(system: [root.certificate]))
+        },
+        .differ(
+            "two intermediates with one name and key, the one sent first constrained to other names", openSSL: permittedViolation, ours: [],
+            why: "Apple's path builder rejects the path that breaks the name constraint and goes on to the other intermediate; "
+                + "OpenSSL verifies the first path it builds"
+        ) {
+            let root = try Fixture.authority("Root")
+            let (constrained, plain, key) = try Fixture.twinIntermediates(signedBy: root, root) {
+                $0.nameConstraints = NameConstraints(permittedDNSNames: ["shop.test"])
+            }
+            let leaf = try factory.makeIdentity(Fixture.leafSpec(), signedBy: Identity(certificate: plain, privateKey: key)).certificate
+            return Judged(chain: [leaf, constrained, plain], device: DeviceTrustStore(system: [root.certificate]))
+        },
+        .differ(
+            "two intermediates with one name and key, the one sent first issued by a CA nobody sent or trusts", openSSL: unableToGetIssuerLocally,
+            ours: [],
+            why: "Apple's path builder tries the other intermediate, which leads to a trusted root; OpenSSL builds the path through the first "
+                + "and stops where its issuer is missing"
+        ) {
+            let root = try Fixture.authority("Root")
+            let stranger = try Fixture.authority("Stranger Root")
+            let (orphan, plain, key) = try Fixture.twinIntermediates(signedBy: stranger, root) { _ in }
+            let leaf = try factory.makeIdentity(Fixture.leafSpec(), signedBy: Identity(certificate: plain, privateKey: key)).certificate
+            return Judged(chain: [leaf, orphan, plain], device: DeviceTrustStore(system: [root.certificate]))
+        },
+
+        .agree("a v3 root without basicConstraints, iOS 12 (its anchors were spared the check)", openSSL: nil, ours: []) {
+            try Fixture.rootWithoutBasicConstraints().on(.iOS12)
+        },
+        .agree("a leaf whose authorityInfoAccess cannot be parsed, iOS 12", openSSL: nil, ours: []) {
+            try Fixture.leafWithUnparseableAuthorityInfoAccess().on(.iOS12)
+        },
 
         .agree("an RSA-1024 leaf, iOS 12", openSSL: nil, ours: []) { try Fixture.rsa1024Leaf().on(.iOS12) },
         .agree("a SHA-1-signed intermediate, iOS 12", openSSL: nil, ours: []) { try Fixture.sha1Intermediate().on(.iOS12) },
@@ -364,10 +453,60 @@ private enum Fixture {
         keyType: KeyType = .p256, signedBy issuer: Identity?
     ) throws -> Certificate {
         var spec = CertificateSpec.serverLeaf(
-            label: "leaf", dnsNames: dnsNames, ipAddresses: ipAddresses, notBefore: start,
+            // A leaf with no DNS name still has a subject: an empty one is a fault of its own on iOS (`emptySubject`).
+            label: "leaf", commonName: dnsNames.first ?? "leaf", dnsNames: dnsNames, ipAddresses: ipAddresses, notBefore: start,
             notAfter: notAfter ?? days.map { start.addingTimeInterval($0 * 86_400) } ?? end)
         spec.extendedKeyUsage = usages
         return try factory.makeIdentity(spec, keyType: keyType, signedBy: issuer).certificate
+    }
+
+    /// The spec of `leaf(signedBy:)`, for a leaf issued with a key of the case's own.
+    static func leafSpec() -> CertificateSpec {
+        .serverLeaf(label: "leaf", dnsNames: ["bank.test"], notBefore: start, notAfter: end)
+    }
+
+    /// A root whose only extension that makes it a CA is keyUsage keyCertSign, and a leaf it issued.
+    static func rootWithoutBasicConstraints() throws -> Judged {
+        var spec = CertificateSpec.authority(label: "Root", commonName: "Root", notBefore: start, notAfter: end)
+        spec.basicConstraints = nil
+        let root = try factory.makeIdentity(spec)
+        return Judged(chain: [try leaf(signedBy: root)], device: DeviceTrustStore(system: [root.certificate]))
+    }
+
+    /// A leaf re-signed by the real `openssl x509` with an authorityInfoAccess whose value is a NULL, not a SEQUENCE.
+    static func leafWithUnparseableAuthorityInfoAccess() throws -> Judged {
+        let root = try authority("Root")
+        let directory = TemporaryDirectory()
+        // `openssl x509 -CA` re-signs only a self-signed certificate, keeping its dates.
+        try leaf(signedBy: nil).write(to: directory.file("leaf.pem"))
+        try root.certificate.write(to: directory.file("root.pem"))
+        try root.privateKey.write(to: directory.file("root.key"))
+        try "[aia]\nbasicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:bank.test\nextendedKeyUsage=serverAuth\n1.3.6.1.5.5.7.1.1=DER:0500\n"
+            .write(toFile: directory.file("aia.cnf"), atomically: true, encoding: .utf8)
+        _ = try shell(
+            "cd '\(directory.path)' && openssl x509 -in leaf.pem -CA root.pem -CAkey root.key -preserve_dates -clrext -extfile aia.cnf "
+                + "-extensions aia -out resigned.pem 2>&1")
+        let resigned = try #require(try Certificate.loadAll(from: directory.file("resigned.pem")).first)
+        return Judged(chain: [resigned], device: DeviceTrustStore(system: [root.certificate]))
+    }
+
+    /// A certificate authority for bank.test (no extended key usage) used as the leaf, under a root the user installed.
+    static func authorityAsLeaf(pathLength: Int?) throws -> Judged {
+        let root = try authority("Root")
+        var spec = CertificateSpec.authority(label: "leaf", commonName: "bank.test", pathLength: pathLength, notBefore: start, notAfter: end)
+        spec.dnsNames = ["bank.test"]
+        return Judged(chain: [try factory.makeIdentity(spec, signedBy: root).certificate], device: DeviceTrustStore(userInstalled: [root.certificate]))
+    }
+
+    /// Two intermediates with the same name and key, issued by `first` and `second`; `edit` changes the first one's spec.
+    static func twinIntermediates(
+        signedBy first: Identity, _ second: Identity, edit: (inout CertificateSpec) -> Void
+    ) throws -> (Certificate, Certificate, PrivateKey) {
+        let key = try PrivateKey.generate()
+        var spec = CertificateSpec.authority(label: "Intermediate", commonName: "Intermediate", notBefore: start, notAfter: end)
+        let plain = try factory.issue(spec, key: key, signedBy: second)
+        edit(&spec)
+        return (try factory.issue(spec, key: key, signedBy: first), plain, key)
     }
 
     /// Root, intermediate and leaf.

@@ -34,3 +34,18 @@ func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
 
 let clock = date("2026-06-01T00:00:00Z")
 let factory = CertificateFactory(now: clock)
+
+/// DSA parameters from the real `openssl` (2048 bits take seconds to generate, so once per test run).
+private let dsaParameters = Result { () throws -> [UInt8] in
+    let directory = TemporaryDirectory()
+    _ = try shell("openssl genpkey -genparam -algorithm DSA -pkeyopt dsa_paramgen_bits:2048 -out '\(directory.file("dsa.pem"))' 2>&1")
+    return Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("dsa.pem"))))
+}
+
+/// A fresh DSA-2048 key, made by the real `openssl`.
+func dsaKey() throws -> PrivateKey {
+    let directory = TemporaryDirectory()
+    try Data(try dsaParameters.get()).write(to: URL(fileURLWithPath: directory.file("parameters.pem")))
+    _ = try shell("openssl genpkey -paramfile '\(directory.file("parameters.pem"))' -out '\(directory.file("key.pem"))'")
+    return try PrivateKey.load(from: directory.file("key.pem"))
+}
