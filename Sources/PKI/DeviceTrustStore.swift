@@ -80,7 +80,6 @@ public enum Platform: String, Hashable, Sendable, CaseIterable {
     /// and refuses an extension it cannot parse (`kSecPolicyCheckUnparseableExtension` from Security-60157): iOS 13 and later.
     var checksCertificateStructure: Bool { self == .iOS13 || self == .iOS16 }
 
-
     /// True where the host check reads the subject's common name when the SAN has no DNS name: iOS 12 and
     /// earlier (`SecCertificateCopyDNSNames`, Security-58286), not iOS 13 on (`SecCertificateCopyDNSNamesFromSAN`);
     /// OpenSSL's `X509_check_host` without `X509_CHECK_FLAG_NEVER_CHECK_SUBJECT` (as `openssl s_client
