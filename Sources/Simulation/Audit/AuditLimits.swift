@@ -10,4 +10,7 @@ public enum AuditLimits {
     public static let chains = 8
     /// Certificates in one `--chain` file (a server sends two or three).
     public static let chainCertificates = 6
+    /// Pinned certificate files in an AFNetworking audit file: with a chain of `chainCertificates`, each may be a
+    /// certificate of the host's world, which holds at most `ScenarioLimits.certificates`.
+    public static let pinnedCertificates = ScenarioLimits.certificates - chainCertificates
 }

@@ -133,9 +133,14 @@ extension AuditConfiguration {
                 pins[index].worldID = "leaf"
                 pins[index].assumed = true
             }
-            if pins[index].worldID == nil, pin.certificate != nil {
-                backups.append("backup-\(backups.count + 1)")
-                pins[index].worldID = backups.last
+            if pins[index].worldID == nil, let certificate = pin.certificate {
+                // The same certificate pinned twice (two files with the same bytes) is one certificate of the world.
+                if let same = pins[..<index].first(where: { $0.certificate == certificate }) {
+                    pins[index].worldID = same.worldID
+                } else {
+                    backups.append("backup-\(backups.count + 1)")
+                    pins[index].worldID = backups.last
+                }
             }
         }
         if given == nil, pins.contains(where: \.assumed) {
