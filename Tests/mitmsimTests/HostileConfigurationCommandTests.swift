@@ -145,6 +145,20 @@ struct HostileConfigurationCommandTests {
         #expect(result.standardOutput.contains("api.example.com, named by domain-config"), "\(result.standardOutput.prefix(500))")
     }
 
+    @Test("An audit bigger than its limit on real runs (hosts × clients × attacks) is refused before it generates anything")
+    func tooMuchWork() throws {
+        let files = try Files()
+        let names = (1...16).map { "api\($0).example.com" }
+        let nsc = try files.write(
+            "<network-security-config>" + names.map { "<domain-config><domain>\($0)</domain></domain-config>" }.joined() + "</network-security-config>",
+            "nsc.xml")
+        let pins = try files.write(names.map { "\($0) sha256/\(Self.pin)\n" }.joined(), "pins.txt")
+        #expect(
+            try Self.refusal(["--android-nsc", nsc, "--okhttp-pins", pins])
+                == "mitmsim: the configurations name 16 hosts for 2 clients to judge: 288 real runs (9 attacks each), the most one audit makes is 144; "
+                + "audit fewer configuration files or hosts at once")
+    }
+
     @Test("A network security config with two root elements is refused at the second")
     func twoRoots() throws {
         let files = try Files()
