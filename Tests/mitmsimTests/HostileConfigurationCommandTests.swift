@@ -159,6 +159,26 @@ struct HostileConfigurationCommandTests {
                 + "audit fewer configuration files or hosts at once")
     }
 
+    @Test("A --chain of RSA-2048 keys shapes a world of P-256 keys, which every client judges alike, and the report says so")
+    func largeRSAKeysAreNotMade() throws {
+        let files = try Files()
+        let (start, end) = (Date().addingTimeInterval(-86_400), Date().addingTimeInterval(90 * 86_400))
+        let factory = CertificateFactory()
+        let issuer = try factory.makeIdentity(
+            .authority(label: "issuer", commonName: "Example Issuing CA", notBefore: start, notAfter: end), keyType: .rsa2048)
+        let leaf = try factory.makeIdentity(
+            .serverLeaf(label: "leaf", dnsNames: ["api.example.com"], notBefore: start, notAfter: end), keyType: .rsa2048, signedBy: issuer)
+        let chain = files.directory + "/chain.pem"
+        try Certificate.writeBundle([leaf.certificate, issuer.certificate], to: chain)
+        let nsc = try files.write("<network-security-config><domain-config><domain>api.example.com</domain></domain-config></network-security-config>", "n.xml")
+        let result = try CommandLine.run(["audit", "--android-nsc", nsc, "--chain", chain])
+        #expect(result.status == 0 || result.status == 1, "\(result.standardError)")
+        #expect(
+            result.standardOutput.contains(
+                "leaf has a P-256 key where the real one is RSA 2048 (every client mitmsim models judges an RSA key of 2048 bits or more as it "
+                    + "judges a P-256 key, and a large RSA key takes up to a second to make)"), "\(result.standardOutput.prefix(1500))")
+    }
+
     @Test("A network security config with two root elements is refused at the second")
     func twoRoots() throws {
         let files = try Files()
