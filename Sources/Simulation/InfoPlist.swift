@@ -70,8 +70,8 @@ package enum InfoPlist {
         }
         guard !bytes.isEmpty else { throw refuse("", "is empty; an Info.plist is an XML or binary property list") }
         let isBinary = bytes.starts(with: "bplist00".utf8)
-        // The text before the first tag may be a UTF-8 byte order mark and white space.
-        let isXML = bytes.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.first == UInt8(ascii: "<")
+        // The text before the first tag may be a byte order mark and white space (in UTF-16, each with a zero byte).
+        let isXML = bytes.drop { [0xEF, 0xBB, 0xBF, 0xFE, 0xFF, 0x00, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.first == UInt8(ascii: "<")
         guard isBinary || isXML else { throw refuse("", "is neither an XML nor a binary property list (an Info.plist is one or the other)") }
         // Foundation's XML plist reader parses the whole file, recursing once per nested element, about 1 KB of stack
         // each, and tokenizes on its own terms (10,000 levels hidden in an attribute value overflowed an 8 MB stack):

@@ -66,7 +66,7 @@ struct HostileConfigurationCommandTests {
         return BinaryPlist.file(objects, top: objects.count - 1, offsetSize: 3, referenceSize: 2)
     }
 
-    @Test("A network security config in UTF-16 that declares entities is refused, and so is one in an encoding mitmsim does not read")
+    @Test("A network security config or an Info.plist in UTF-16 that declares entities is refused, and so is XML in an encoding mitmsim does not read")
     func dtdInUTF16() throws {
         let files = try Files()
         let xml =
@@ -77,6 +77,13 @@ struct HostileConfigurationCommandTests {
         let dtd = "declares a DTD or an entity, which a network security config never needs (mitmsim refuses them: entities are how XML bombs work)"
         #expect(try Self.refusal(["--android-nsc", bigEndian]) == "mitmsim: \(bigEndian): \(dtd)")
         #expect(try Self.refusal(["--android-nsc", littleEndian]) == "mitmsim: \(littleEndian): \(dtd)")
+        let plist = try files.write(
+            Data([0xFF, 0xFE])
+                + (#"<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE plist [<!ENTITY a "aaaa">]><plist><dict><key>&a;</key><true/></dict></plist>"#)
+                .data(using: .utf16LittleEndian)!, "Info.plist")
+        #expect(
+            try Self.refusal(["--info-plist", plist])
+                == "mitmsim: \(plist): declares an entity, which an Info.plist never needs (mitmsim refuses them: entities are how XML bombs work)")
         let latin = try files.write(#"<?xml version="1.0" encoding="UTF-7"?><network-security-config/>"#, "utf7.xml")
         #expect(
             try Self.refusal(["--android-nsc", latin])
