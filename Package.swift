@@ -56,7 +56,7 @@ let package = Package(
         // libFuzzer over every input mitmsim reads from outside (Docs/fuzzing.md). Built with `-DFUZZING` it
         // runs libFuzzer's driver; otherwise it replays saved inputs, so the normal build keeps compiling it.
         .systemLibrary(name: "CLibFuzzer"),
-        .executableTarget(name: "MitmSimFuzz", dependencies: ["PKI", "LoopbackTLS", "Simulation", "CLibFuzzer"]),
+        .executableTarget(name: "MitmSimFuzz", dependencies: ["PKI", "Policies", "LoopbackTLS", "Simulation", "CLibFuzzer"]),
         // Helpers for tests only (golden files, fuzz inputs); a library because test targets cannot depend on one another.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),

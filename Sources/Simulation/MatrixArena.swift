@@ -11,10 +11,10 @@ struct MatrixArena: Sendable {
     let pinnedIDs: [Matrix.Pinned: String]
 
     /// `keepsApp` keeps the scenario's App Transport Security and challenge handler (an audit judges the app as
-    /// configured); otherwise AFSecurityPolicy alone decides, as in the matrix.
-    init(_ scenario: Scenario, keepsApp: Bool = false) throws {
+    /// configured); otherwise AFSecurityPolicy alone decides, as in the matrix. `keys` shares keys between arenas.
+    init(_ scenario: Scenario, keepsApp: Bool = false, keys: KeyRing? = nil) throws {
         staged = Self.stage(scenario, keepsApp: keepsApp)
-        world = try World(staged)
+        world = try World(staged, keys: keys)
         installed = world.installing(Matrix.attackerCA)
         var pinned: [Matrix.Pinned: String] = [.leaf: world.server.leaf.id]
         pinned[.intermediate] = scenario.server.chain.first

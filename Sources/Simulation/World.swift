@@ -110,6 +110,11 @@ public struct World: Sendable {
     /// An id that names nothing is a `ScenarioError` with the key path it came from (the loader reports
     /// these first, with the same words; a scenario built in code meets them here).
     public init(_ scenario: Scenario, clock: Date? = nil, reusing directory: String? = nil) throws {
+        try self.init(scenario, clock: clock, reusing: directory, keys: nil)
+    }
+
+    /// As above; with `keys`, each certificate's key is the ring's for its id and key type (`KeyRing`).
+    init(_ scenario: Scenario, clock: Date? = nil, reusing directory: String? = nil, keys: KeyRing?) throws {
         let clock = clock ?? scenario.clock
         let exported = directory.map { ExportedPKI(directory: $0, clock: clock) }
         let spec = scenario.world
@@ -132,9 +137,15 @@ public struct World: Sendable {
             let expected = ExportedPKI.Expected(
                 spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
                 issuer: issuer?.certificate, publicKeyInfo: nil)
-            let made =
-                try definition.file?.identity.relabeled(id) ?? exported?.identity(id, expected)
-                ?? factory.makeIdentity(certificate, keyType: definition.keyType, signedBy: issuer?.identity)
+            let made: Identity
+            if let read = definition.file {
+                made = read.identity.relabeled(id)
+            } else if let reused = exported?.identity(id, expected) {
+                made = reused
+            } else {
+                let key = try keys?.key(id, definition.keyType) ?? PrivateKey.generate(definition.keyType)
+                made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+            }
             let entry = Entry(id: id, identity: made, role: .authority, issuerID: issuer?.id, deviceTrust: definition.deviceTrust)
             built[id] = entry
             return entry
@@ -160,7 +171,7 @@ public struct World: Sendable {
             } else if let reused = exported?.identity(id, expected) {
                 made = reused
             } else {
-                let key = try keyOf ?? PrivateKey.generate(definition.keyType)
+                let key = try keyOf ?? keys?.key(id, definition.keyType) ?? PrivateKey.generate(definition.keyType)
                 made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
             }
             let entry = Entry(id: id, identity: made, role: .leaf, issuerID: issuer?.id, deviceTrust: nil)

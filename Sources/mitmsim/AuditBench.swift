@@ -1,6 +1,8 @@
 import ArgumentParser
 import Benchmarks
 import Foundation
+import PKI
+import Simulation
 
 extension MitmSim {
     struct AuditBench: ParsableCommand {
@@ -17,14 +19,19 @@ extension MitmSim {
         @Option(help: "Worker threads per host.")
         var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
+        @Option(help: "Also give a --chain of a leaf naming every host, its issuer and a root with this key type (rsa3072 is the costliest a world makes).")
+        var chainKey: KeyType?
+
         func validate() throws {
-            guard (1...16).contains(hosts), (1...100).contains(runs), (1...64).contains(workers) else {
-                throw BadInput("--hosts must be 1...16, --runs 1...100 and --workers 1...64")
+            // Four clients judge each host: the most hosts an audit then takes (`AuditLimits.runs`).
+            let most = AuditLimits.runs / (4 * Matrix.Column.allCases.count)
+            guard (1...most).contains(hosts), (1...100).contains(runs), (1...64).contains(workers) else {
+                throw BadInput("--hosts must be 1...\(most), --runs 1...100 and --workers 1...64")
             }
         }
 
         func run() throws {
-            try Bench.report { try AuditBenchmark.run(hosts: hosts, runs: runs, workers: workers) }
+            try Bench.report { try AuditBenchmark.run(hosts: hosts, runs: runs, workers: workers, chainKey: chainKey) }
         }
     }
 }

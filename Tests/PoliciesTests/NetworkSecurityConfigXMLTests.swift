@@ -75,8 +75,8 @@ struct NetworkSecurityConfigXMLTests {
                 "line 1, <pin>", "'AAAA' is not the base64 of a 32-byte SHA-256 digest"
             ),
             (
-                String(repeating: "<a>", count: 33) + String(repeating: "</a>", count: 33), "",
-                "nests elements more than 32 deep (a network security config needs fewer than 10)"
+                String(repeating: "<a>", count: 33) + String(repeating: "</a>", count: 33), "line 1, <a>",
+                "nests elements more than 32 deep, the most mitmsim reads (a network security config needs fewer than 10)"
             ),
         ])
     func refusals(xml: String, path: String, reason: String) {

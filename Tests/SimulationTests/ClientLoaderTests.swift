@@ -2,6 +2,7 @@ import Foundation
 import PKI
 import Policies
 import Simulation
+import TestSupport
 import Testing
 
 /// The whole iOS client in a scenario file: the AFNetworking release, the challenge handler, App Transport
@@ -354,7 +355,7 @@ struct ClientLoaderTests {
         arguments: [
             ("not a plist at all\n", "is neither an XML nor a binary property list (an Info.plist is one or the other)"),
             ("", "is empty; an Info.plist is an XML or binary property list"),
-            ("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>A</key>", "is not a valid property list"),
+            ("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>A</key>", "line 1: is not well-formed XML"),
             ("<?xml version=\"1.0\"?><plist version=\"1.0\"><array/></plist>", "expected a mapping"),
         ])
     func aFileThatIsNoInfoPlistIsRefused(text: String, reason: String) throws {
@@ -383,7 +384,7 @@ struct ClientLoaderTests {
         }
     }
 
-    @Test("A hostile Info.plist costs nothing: deep nesting is refused before parsing, and shared objects are never expanded")
+    @Test("A hostile Info.plist costs nothing: deep nesting is refused at the first level too deep, and shared objects are never expanded")
     func aHostileInfoPlistIsCheap() throws {
         let depth = 10_000
         let deep =
@@ -397,7 +398,8 @@ struct ClientLoaderTests {
         let folder = try Folder(files: [
             "deep.plist": Data(deep.utf8), "disguised.plist": Data(disguised.utf8), "big.plist": oversized, "bomb.plist": Self.sharedObjectBomb(levels: 60),
         ])
-        let nested = "nests elements more than \(ScenarioLimits.infoPlistDepth) deep, the most mitmsim reads (an Info.plist needs fewer than 10)"
+        let nested =
+            "line 1, <array>: nests elements more than \(ScenarioLimits.infoPlistDepth) deep, the most mitmsim reads (an Info.plist needs fewer than 10)"
         #expect(folder.error(Self.client("  infoPlist: deep.plist")) == "x.yaml: client.infoPlist: DIR/deep.plist: \(nested)")
         #expect(folder.error(Self.client("  infoPlist: disguised.plist")) == "x.yaml: client.infoPlist: DIR/disguised.plist: \(nested)")
         #expect(
@@ -411,27 +413,16 @@ struct ClientLoaderTests {
     /// A binary plist whose array at each level holds the level below twice: 2^`levels` arrays once
     /// expanded, in a few hundred bytes, under a key mitmsim ignores; NSAllowsArbitraryLoads is YES.
     static func sharedObjectBomb(levels: Int) -> Data {
-        func big(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        let big = BinaryPlist.big
         var objects: [[UInt8]] = [[0xA0]]  // object 0: an empty array
         for level in 1...levels { objects.append([0xA2] + big(level - 1, 2) + big(level - 1, 2)) }
-        // An ASCII string: 0x5 and its length, or 0x5F and the length as a one-byte integer (0x10) from 15 on.
-        let strings = ["Bomb", "NSAppTransportSecurity", "NSAllowsArbitraryLoads"].map { [0x5F, 0x10, UInt8($0.utf8.count)] + Array($0.utf8) }
         let first = objects.count
-        objects += strings + [[0x09]]  // 0x09: true
+        objects += ["Bomb", "NSAppTransportSecurity", "NSAllowsArbitraryLoads"].map(BinaryPlist.string) + [[0x09]]  // 0x09: true
         let ats = objects.count
         objects.append([0xD1] + big(first + 2, 2) + big(first + 3, 2))
         let top = objects.count
         objects.append([0xD2] + big(first, 2) + big(first + 1, 2) + big(levels, 2) + big(ats, 2))
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(bytes.count)
-            bytes += object
-        }
-        let table = bytes.count
-        for offset in offsets { bytes += big(offset, 4) }
-        bytes += [0, 0, 0, 0, 0, 0, 4, 2] + big(objects.count, 8) + big(top, 8) + big(table, 8)
-        return Data(bytes)
+        return BinaryPlist.file(objects, top: top, offsetSize: 4, referenceSize: 2)
     }
 
     // MARK: - The client certificate's password

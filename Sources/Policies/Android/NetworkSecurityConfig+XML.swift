@@ -1,81 +1,23 @@
 import Foundation
 import PKI
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 extension NetworkSecurityConfig {
     /// Reads `res/xml/network_security_config.xml` as written, refusing what Android would refuse; a value left
     /// out stays nil, and Android's defaults are applied by the client that judges with it. The app's raw
     /// resources are not given, so a `@raw/` trust anchor holds no certificate. Any error names the line and
-    /// the element; a file nested deeper than `depthLimit` is refused before it is parsed.
+    /// the element; a DTD, an entity or an element nested deeper than `depthLimit` is refused (`XMLTree`).
     public init(xml bytes: [UInt8], depthLimit: Int) throws(ConfigurationError) {
-        func refuse(_ where: String, _ reason: String) -> ConfigurationError { ConfigurationError(path: `where`, reason: reason) }
-        let text = String(decoding: bytes, as: UTF8.self)
-        // Entities and DTDs are refused before parsing: an Android config has none, and they are how XML bombs work.
-        if text.contains("<!DOCTYPE") || text.contains("<!ENTITY") {
-            throw refuse("", "declares a DTD or an entity, which a network security config never needs (mitmsim refuses them)")
-        }
-        guard XMLDepth.deepest(in: bytes) <= depthLimit else {
-            throw refuse("", "nests elements more than \(depthLimit) deep (a network security config needs fewer than 10)")
-        }
-        let tree = ConfigElementTree()
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = tree
-        // Foundation on Linux reports success for a file that ends inside an element, so the tree checks it is closed.
-        guard parser.parse(), let root = tree.root, tree.isClosed else {
-            let reason =
-                parser.parserError.map { ($0 as NSError).localizedDescription } ?? (tree.root == nil ? "no root element" : "an element is never closed")
-            throw refuse("line \(parser.lineNumber)", "is not well-formed XML (\(reason))")
-        }
-        self = try XMLReader().config(root)
+        self = try XMLReader().config(try XMLTree.root(of: bytes, depthLimit: depthLimit, prolog: .noDoctype, kind: "a network security config"))
     }
-}
-
-/// An XML element as the parser met it: enough to check a small configuration strictly.
-private final class ConfigElement {
-    let name: String
-    let attributes: [String: String]
-    let line: Int
-    var text = ""
-    var children: [ConfigElement] = []
-
-    init(name: String, attributes: [String: String], line: Int) {
-        self.name = name
-        self.attributes = attributes
-        self.line = line
-    }
-}
-
-/// Builds `ConfigElement`s from `XMLParser`'s callbacks.
-private final class ConfigElementTree: NSObject, XMLParserDelegate {
-    private(set) var root: ConfigElement?
-    private var open: [ConfigElement] = []
-    /// True once every element opened has been closed.
-    var isClosed: Bool { open.isEmpty }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
-    ) {
-        let element = ConfigElement(name: elementName, attributes: attributes, line: parser.lineNumber)
-        if let parent = open.last { parent.children.append(element) } else { root = element }
-        open.append(element)
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) { open.removeLast() }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) { open.last?.text += string }
 }
 
 /// Turns the element tree into a `NetworkSecurityConfig`, refusing what Android would refuse.
 private struct XMLReader {
-    func refuse(_ element: ConfigElement, _ reason: String) -> ConfigurationError {
+    func refuse(_ element: XMLTree.Element, _ reason: String) -> ConfigurationError {
         ConfigurationError(path: "line \(element.line), <\(element.name)>", reason: reason)
     }
 
-    func config(_ root: ConfigElement) throws(ConfigurationError) -> NetworkSecurityConfig {
+    func config(_ root: XMLTree.Element) throws(ConfigurationError) -> NetworkSecurityConfig {
         guard root.name == "network-security-config" else { throw refuse(root, "the root element must be <network-security-config>") }
         try check(root, attributes: [], children: ["base-config", "domain-config", "debug-overrides"])
         var result = NetworkSecurityConfig()
@@ -96,7 +38,7 @@ private struct XMLReader {
         return result
     }
 
-    func domainConfig(_ element: ConfigElement) throws(ConfigurationError) -> NetworkSecurityConfig.DomainConfig {
+    func domainConfig(_ element: XMLTree.Element) throws(ConfigurationError) -> NetworkSecurityConfig.DomainConfig {
         try check(element, attributes: ["cleartextTrafficPermitted"], children: ["domain", "trust-anchors", "pin-set", "domain-config"])
         var result = NetworkSecurityConfig.DomainConfig(
             domains: [], cleartextTrafficPermitted: try bool(element, "cleartextTrafficPermitted"), trustAnchors: try trustAnchors(element))
@@ -104,6 +46,7 @@ private struct XMLReader {
             try check(child, attributes: ["includeSubdomains"], children: [])
             let name = child.text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             guard HostName.isValid(name), !name.contains("*") else { throw refuse(child, "'\(name)' is not a domain name (no scheme, port or wildcard)") }
+            guard !CertificateSpec.isIPAddress(name) else { throw refuse(child, ConfigurationError.ipAddressRefusal(name)) }
             result.domains.append(.init(name, includeSubdomains: try bool(child, "includeSubdomains") ?? false))
         }
         guard !result.domains.isEmpty else { throw refuse(element, "names no <domain> (Android requires at least one)") }
@@ -132,7 +75,7 @@ private struct XMLReader {
     }
 
     /// The `<trust-anchors>` of `element`; nil when it has none (it inherits them).
-    func trustAnchors(_ element: ConfigElement) throws(ConfigurationError) -> [NetworkSecurityConfig.CertificatesEntry]? {
+    func trustAnchors(_ element: XMLTree.Element) throws(ConfigurationError) -> [NetworkSecurityConfig.CertificatesEntry]? {
         var result: [NetworkSecurityConfig.CertificatesEntry]?
         for anchors in element.children where anchors.name == "trust-anchors" {
             guard result == nil else { throw refuse(anchors, "appears twice in one element") }
@@ -156,7 +99,7 @@ private struct XMLReader {
     }
 
     /// Refuses an attribute or a child element Android does not define there.
-    func check(_ element: ConfigElement, attributes: Set<String>, children: Set<String>) throws(ConfigurationError) {
+    func check(_ element: XMLTree.Element, attributes: Set<String>, children: Set<String>) throws(ConfigurationError) {
         if let unknown = element.attributes.keys.sorted().first(where: { !attributes.contains($0) }) {
             throw refuse(element, "unknown attribute \(unknown) (expected: \(attributes.isEmpty ? "none" : attributes.sorted().joined(separator: ", ")))")
         }
@@ -165,7 +108,7 @@ private struct XMLReader {
         }
     }
 
-    func bool(_ element: ConfigElement, _ attribute: String) throws(ConfigurationError) -> Bool? {
+    func bool(_ element: XMLTree.Element, _ attribute: String) throws(ConfigurationError) -> Bool? {
         guard let text = element.attributes[attribute] else { return nil }
         guard let value = ["true": true, "false": false][text] else { throw refuse(element, "\(attribute) '\(text)' is neither true nor false") }
         return value

@@ -9,4 +9,10 @@ public struct ConfigurationError: Error, Equatable, Sendable {
         self.path = path
         self.reason = reason
     }
+
+    /// Why an IP address is refused where an audited file names a host: the certificates mitmsim generates for a
+    /// host name it as a DNS name, so an address would be audited against a world it cannot stand in.
+    package static func ipAddressRefusal(_ address: String) -> String {
+        "'\(address)' is an IP address; mitmsim audits hosts by name (the certificates it generates for a host name it in DNS)"
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PKI
 
 extension CertificatePinner {
     /// One pin of a pin file and the line it was read from.
@@ -6,8 +7,9 @@ extension CertificatePinner {
 
     /// Reads a pin file (`--okhttp-pins`): one `host-pattern sha256/BASE64` line per
     /// `CertificatePinner.Builder().add(pattern, "sha256/…")`; `#` starts a comment, blank lines are skipped.
-    /// Stricter than `add` only in its pins: `sha256/` pins of a 32-byte digest. A pattern is read as `add` reads it
-    /// (`*.test` too: OkHttp's `CertificatePinner` takes a wildcard over a single label). Any error names the line.
+    /// Stricter than `add` in two ways: only `sha256/` pins of a 32-byte digest, and no IP address (an audit generates
+    /// certificates for host names). A pattern is read as `add` reads it (`*.test` too: OkHttp's `CertificatePinner`
+    /// takes a wildcard over a single label). Any error names the line.
     public static func pins(inPinFile bytes: [UInt8]) throws(ConfigurationError) -> [PinLine] {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw ConfigurationError(path: "", reason: "is not UTF-8 text") }
         var pins: [PinLine] = []
@@ -18,6 +20,7 @@ extension CertificatePinner {
             let fields = content.split(whereSeparator: \.isWhitespace).map(String.init)
             guard fields.count == 2 else { throw refuse("expected 'host-pattern sha256/BASE64', found \(fields.count) fields") }
             let pattern = fields[0].lowercased()
+            guard !CertificateSpec.isIPAddress(pattern) else { throw refuse(ConfigurationError.ipAddressRefusal(fields[0])) }
             guard Pin.domain(ofPattern: pattern) != nil else {
                 throw refuse("'\(fields[0])' is not a host pattern (example.com, *.example.com or **.example.com)")
             }

@@ -40,6 +40,11 @@ public struct AFNetworkingAuditFile: Sendable {
         } catch {
             throw ScenarioError(file: path, path: "", reason: error.reason)
         }
+        return try read(bytes, file: path)
+    }
+
+    /// `bytes`, read from the file at `path`; pinned certificate files are relative to its directory.
+    package static func read(_ bytes: [UInt8], file path: String) throws -> AFNetworkingAuditFile {
         let text = try ScenarioLoader.utf8(Data(bytes), file: path)
         let empty = ScenarioError(file: path, path: "", reason: "is empty; write at least `version: afnetworking-4`")
         // Aliases are refused before Yams follows any: the file is a handful of keys and needs none.
@@ -62,7 +67,8 @@ public struct AFNetworkingAuditFile: Sendable {
 
     private static func containsAlias(_ node: Node) -> Bool {
         switch node {
-        case .scalar(let scalar): scalar.string.hasPrefix(ScenarioLimits.aliasMarker)
+        // Only a plain scalar can be an alias: a quoted '*.example.com' is text.
+        case .scalar(let scalar): scalar.style == .plain && scalar.string.hasPrefix(ScenarioLimits.aliasMarker)
         case .sequence(let sequence): sequence.contains(where: containsAlias)
         case .mapping(let mapping): mapping.contains { containsAlias($0.key) || containsAlias($0.value) }
         case .alias: true
@@ -108,12 +114,22 @@ public struct AFNetworkingAuditFile: Sendable {
                         .init(codingPath: container.codingPath + [CodingKeys.pinnedCertificates, AnyKey(intValue: index)], debugDescription: error.description))
                 }
             }
+            // The same certificate in two files is one certificate of the host's world.
+            let different = Set(pinned.map(\.der)).count
+            guard different <= AuditLimits.pinnedCertificates else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .pinnedCertificates, in: container,
+                    debugDescription:
+                        "holds \(different) different certificates, the most is \(AuditLimits.pinnedCertificates) (each may become a certificate of the host's "
+                        + "generated world, beside a chain of up to \(AuditLimits.chainCertificates))")
+            }
             let domains = try container.decodeStrings(forKey: .domains).map { $0.lowercased() }
-            if let bad = domains.firstIndex(where: { !HostName.isValid($0) || $0.contains("*") }) {
+            if let bad = domains.firstIndex(where: { !HostName.isValid($0) || $0.contains("*") || CertificateSpec.isIPAddress($0) }) {
                 throw DecodingError.dataCorrupted(
                     .init(
                         codingPath: container.codingPath + [CodingKeys.domains, AnyKey(intValue: bad)],
-                        debugDescription: "'\(domains[bad])' is not a host name (no scheme, port or wildcard)"))
+                        debugDescription: CertificateSpec.isIPAddress(domains[bad])
+                            ? ConfigurationError.ipAddressRefusal(domains[bad]) : "'\(domains[bad])' is not a host name (no scheme, port or wildcard)"))
             }
             value = AFNetworkingAuditFile(
                 version: version, pinningMode: mode,

@@ -63,9 +63,17 @@ public struct Audit: Sendable {
         let columns = Matrix.Column.allCases
         var reports: [HostReport] = []
         var warnings = configuration.warnings(at: clock)
-        for host in try configuration.hosts() {
+        // Every host's world has the same ids: its keys are made once, for the first host (`KeyRing`).
+        let keys = KeyRing()
+        let named = try configuration.hosts()
+        guard named.count * judges.count * columns.count <= AuditLimits.runs else {
+            throw AuditError(
+                "the configurations name \(named.count) hosts for \(judges.count) clients to judge: \(named.count * judges.count * columns.count) real runs "
+                    + "(\(columns.count) attacks each), the most one audit makes is \(AuditLimits.runs); audit fewer configuration files or hosts at once")
+        }
+        for host in named {
             let audited = try configuration.world(for: host, clock: clock)
-            let arena = try MatrixArena(audited.scenario, keepsApp: true)
+            let arena = try MatrixArena(audited.scenario, keepsApp: true, keys: keys)
             let apps = try judges.map { try $0.app(arena.staged, arena.world, audited) }
             let jobs = apps.indices.flatMap { judge in columns.map { (judge, $0) } }
             let results = try arena.perform(jobs, columns: columns, workers: workers) { stage, job in

@@ -45,12 +45,19 @@ public struct AuditConfiguration: Sendable {
         guard (1...100).contains(targetSDK) else { throw AuditError("--target-sdk \(targetSDK) is not an Android API level (1 to 100)") }
         guard chains.count <= AuditLimits.chains else { throw AuditError("\(chains.count) --chain files, the most is \(AuditLimits.chains)") }
         let plist = try infoPlist.map { file in
+            let read: InfoPlist.Audited
             do {
-                let read = try InfoPlist.audited(at: file)
-                return Source(file: file, value: InfoPlistSettings(ats: read.ats, unmodelledKeys: read.unmodelledKeys, trustKit: read.trustKit))
+                read = try InfoPlist.audited(at: file)
             } catch {
                 throw AuditError("\(error)")
             }
+            let named =
+                read.ats.exceptionDomains.keys.sorted().map { ("NSAppTransportSecurity.NSExceptionDomains.\($0)", $0) }
+                + (read.trustKit?.pinnedDomains.keys.sorted() ?? []).map { ("TSKConfiguration.TSKPinnedDomains.\($0)", $0) }
+            if let (path, address) = named.first(where: { CertificateSpec.isIPAddress($0.1) }) {
+                throw ScenarioError(file: file, path: path, reason: ConfigurationError.ipAddressRefusal(address))
+            }
+            return Source(file: file, value: InfoPlistSettings(ats: read.ats, unmodelledKeys: read.unmodelledKeys, trustKit: read.trustKit))
         }
         return AuditConfiguration(
             infoPlist: plist,
@@ -76,10 +83,17 @@ public struct AuditConfiguration: Sendable {
         } catch {
             throw ScenarioError(file: path, path: "", reason: error.reason)
         }
+        return try parsed(bytes, file: path, parse)
+    }
+
+    /// `bytes`, read from `file`, parsed by `parse`; a refusal is one line naming the file and where in it.
+    package static func parsed<Value>(_ bytes: [UInt8], file: String, _ parse: ([UInt8]) throws(ConfigurationError) -> Value) throws(ScenarioError)
+        -> Source<Value>
+    {
         do {
-            return Source(file: path, value: try parse(bytes))
+            return Source(file: file, value: try parse(bytes))
         } catch {
-            throw ScenarioError(file: path, path: error.path, reason: error.reason)
+            throw ScenarioError(file: file, path: error.path, reason: error.reason)
         }
     }
 

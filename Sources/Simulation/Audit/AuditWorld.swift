@@ -149,9 +149,14 @@ extension AuditConfiguration {
                 pins[index].worldID = pin.pinsAuthority ? "intermediate-1" : "leaf"
                 pins[index].assumed = true
             }
-            if pins[index].worldID == nil, pin.certificate != nil {
-                backups.append("backup-\(backups.count + 1)")
-                pins[index].worldID = backups.last
+            if pins[index].worldID == nil, let certificate = pin.certificate {
+                // The same certificate pinned twice (two files with the same bytes) is one certificate of the world.
+                if let same = pins[..<index].first(where: { $0.certificate == certificate }) {
+                    pins[index].worldID = same.worldID
+                } else {
+                    backups.append("backup-\(backups.count + 1)")
+                    pins[index].worldID = backups.last
+                }
             }
         }
         if given == nil, pins.contains(where: \.assumed) {
@@ -172,11 +177,14 @@ extension AuditConfiguration {
             guard let model else { return ["id": id] }
             var entry: [String: Any] = ["id": id, "notBefore": time.string(from: model.notBefore), "notAfter": time.string(from: model.notAfter)]
             let keyType = Self.keyType(of: model)
-            let cost = keyType == .rsa3072 ? ScenarioLimits.rsaKeys : keyType == .p256 ? 0 : 1
-            if cost <= rsaBudget {
-                rsaBudget -= cost
+            if keyType == .p256, model.keyDescription.hasPrefix("RSA ") {
+                shape.append(
+                    "\(id) has a P-256 key where the real one is \(model.keyDescription) (every client mitmsim models judges an RSA key of 2048 bits "
+                        + "or more as it judges a P-256 key, and a large RSA key takes up to a second to make)")
+            } else if keyType != .p256, rsaBudget > 0 {
+                rsaBudget -= 1
                 entry["keyType"] = keyType.rawValue
-            } else {
+            } else if keyType != .p256 {
                 shape.append("\(id) has a P-256 key instead of \(model.keyDescription) (a world makes at most \(ScenarioLimits.rsaKeys) RSA keys)")
             }
             return entry
@@ -215,14 +223,14 @@ extension AuditConfiguration {
         }
     }
 
-    /// The key type mitmsim makes that is closest to `certificate`'s key (EC keys of other curves become P-256).
+    /// The key type mitmsim makes that every client it models judges as it judges `certificate`'s key: an RSA key
+    /// under 2048 bits, too small for Apple's TLS rules (`AppleTLSRules`), is made as RSA-1024; any other key as
+    /// P-256, which those rules (RSA ≥ 2048 or EC ≥ 256) and every other client judge alike, and which takes
+    /// microseconds to make where an RSA-3072 key took up to a second.
     static func keyType(of certificate: Certificate) -> KeyType {
-        switch certificate.keyDescription {
-        case "RSA 1024": .rsa1024
-        case "RSA 2048": .rsa2048
-        case let key where key.hasPrefix("RSA "): (Int(key.dropFirst(4)) ?? 0) > 2048 ? .rsa3072 : .rsa2048
-        default: .p256
-        }
+        let key = certificate.keyDescription
+        guard key.hasPrefix("RSA "), let bits = Int(key.dropFirst(4)), bits < 2048 else { return .p256 }
+        return .rsa1024
     }
 }
 
