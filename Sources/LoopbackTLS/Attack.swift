@@ -24,6 +24,15 @@ public enum Attack: Sendable {
         return true
     }
 
+    /// What it presents depends on the real leaf alone: a forgery made for one connection fits the next to the same
+    /// host as long as the server presents the same leaf.
+    var forgesFromRealLeaf: Bool {
+        switch self {
+        case .forge, .misissued, .selfSigned: true
+        case .passthrough, .replayRealChain, .stolenKey, .present: false
+        }
+    }
+
     var plan: String {
         switch self {
         case .passthrough: "passing the connection through untouched"

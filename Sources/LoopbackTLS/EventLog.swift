@@ -50,6 +50,9 @@ public final class EventLog: Sendable {
         state = keepsEvents ? Locked(State()) : nil
     }
 
+    /// False for a log that keeps no events: what would describe them is never computed (see `EventStream.record`).
+    var keepsEvents: Bool { state != nil }
+
     /// Names certificates by the labels lessons use when they show up on the wire.
     public func register(_ certificates: [Certificate]) {
         labels.withLock { labels in
@@ -91,7 +94,9 @@ public final class EventLog: Sendable {
 
     /// The id of the TCP connection `socket` is one end of: the connector's end when `isConnector`.
     func connection(of socket: Socket, isConnector: Bool) -> Int {
-        isConnector
+        // A log that keeps no events names no connection: spare the two system calls that read the ports.
+        guard keepsEvents else { return 0 }
+        return isConnector
             ? connection(connector: socket.localPort, acceptor: socket.remotePort) : connection(connector: socket.remotePort, acceptor: socket.localPort)
     }
 
@@ -178,12 +183,15 @@ final class EventStream {
 
     var eventLog: EventLog { log }
 
-    func record(_ kind: NetworkEvent.Kind, sent: (channel: Channel, amount: Int)? = nil) {
+    /// `kind` is worked out only when the log keeps events: a lab's log never pays for parsing what nobody reads.
+    func record(_ kind: @autoclosure () -> NetworkEvent.Kind, sent: (channel: Channel, amount: Int)? = nil) {
+        guard log.keepsEvents else { return }
         let requires = received.merging(extra) { max($0, $1) }
-        log.append(EventLog.Entry(event: NetworkEvent(actor, kind), requires: requires, sent: sent), to: index)
+        log.append(EventLog.Entry(event: NetworkEvent(actor, kind()), requires: requires, sent: sent), to: index)
     }
 
     func noteReceived(_ channel: Channel, _ amount: Int) {
+        guard log.keepsEvents else { return }
         if received.updateValue((received[channel] ?? 0) + amount, forKey: channel) == nil { log.noteReceiver(actor, of: channel) }
     }
 

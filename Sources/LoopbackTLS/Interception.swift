@@ -16,6 +16,8 @@ final class Interception: Sendable {
     private let downstream: TLSContext
     private let upstream: TLSContext
     private let forgeries = Locked<[String: Identity]>([:])
+    /// What was presented for each routed host (bounded by the routes), for attacks that forge from the real leaf.
+    private let cachedForgeries = Locked<[String: CachedForgery]>([:])
     private let recorded = Locked<[InterceptedFlow]>([])
     private let keepsFlows: Bool
     private let onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
@@ -231,37 +233,31 @@ final class Interception: Sendable {
         }
         guard let port = route(connectHost: connectHost, serverName: serverName, stream: stream, flow: flow) else { return }
         let host = connectHost ?? serverName ?? defaultHost ?? ""
-
-        // Upstream first, as mitmproxy does, to learn the names the forgery must carry.
         guard let upstreamSocket = connectUpstream(port: port, stream: stream, flow: flow) else { return }
         upstreamSocket.deadline = .now + TLSConnection.handshakeDeadline
         let server = try TLSConnection(context: upstream, socket: upstreamSocket, stream: stream, isConnector: true, serverName: host, peer: .origin)
         defer { server.close() }
-        let upstreamResult = server.handshake()
-        let realChain = server.peerChain
-        guard !realChain.isEmpty else {
-            let reason = if case .failed(let reason) = upstreamResult { reason } else { "the server sent no certificate" }
-            flow.update { $0.upstreamFailure = reason }
-            return stream.record(.upstreamFailed(reason: reason))
-        }
-        stream.record(.upstreamChain(realChain.map(\.label)))
-        var upstreamFailure: String? = if case .failed(let reason) = upstreamResult { reason } else { nil }
-        if upstreamFailure == nil, server.certificateRequested {
-            // The server wants a client certificate the proxy does not have: hear its verdict before going on.
-            upstreamFailure = server.serverVerdictOnMissingCertificate()
-        }
-        if let upstreamFailure {
-            flow.update { $0.upstreamFailure = upstreamFailure }
-            stream.record(.upstreamFailed(reason: upstreamFailure))
-        }
-
-        let (chain, key, note) = try presentation(for: realChain)
-        log.register(chain)
-        flow.update { $0.presentedChain = chain.map(\.label) }
-        stream.record(.presenting(chain: chain.map(\.label), note: note))
-        try client.present(chain, key: key)
         defer { client.close() }
-        if case .failed(let reason) = client.handshake() {
+        let clientResult: TLSConnection.HandshakeResult
+        let upstreamFailure: String?
+        if let cached = cachedForgeries.withLock({ $0[host] }) {
+            (clientResult, upstreamFailure) = try overlapHandshakes(client: client, server: server, reusing: cached, for: host, stream: stream, flow: flow)
+        } else {
+            // Upstream first, as mitmproxy does, to learn the names the forgery must carry.
+            let upstreamResult = server.handshake()
+            let realChain = server.peerChain
+            guard !realChain.isEmpty else {
+                noCertificate(upstreamResult, stream: stream, flow: flow)
+                return
+            }
+            stream.record(.upstreamChain(realChain.map(\.label)))
+            upstreamFailure = failure(of: server, upstreamResult, stream: stream, flow: flow)
+            let (chain, key, note) = try presentation(for: realChain)
+            if attack.forgesFromRealLeaf { cachedForgeries.withLock { $0[host] = CachedForgery(copied: realChain[0], chain: chain, key: key, note: note) } }
+            try present(chain, key: key, note: note, to: client, stream: stream, flow: flow)
+            clientResult = client.handshake()
+        }
+        if case .failed(let reason) = clientResult {
             flow.update { $0.clientAlert = client.receivedAlert }
             return stream.record(.handshakeFailed(reason: "the client refused what it was shown: \(reason)"))
         }
@@ -282,6 +278,66 @@ final class Interception: Sendable {
             return
         }
         relay(client: client, server: server, stream: stream, flow: flow)
+    }
+
+    /// A forgery already made for `host`: presented to the client at once, while the proxy handshakes with the real
+    /// server on the same thread (`OverlappedHandshakes`). Nothing is relayed unless the real server presents the
+    /// very certificate the forgery copied; when it presents another, the forgery is forgotten (the next connection
+    /// forges anew) and this one is treated as an upstream failure. Returns the client's handshake result and
+    /// the upstream failure, if any.
+    private func overlapHandshakes(
+        client: TLSConnection, server: TLSConnection, reusing cached: CachedForgery, for host: String, stream: EventStream, flow: FlowRecord
+    ) throws -> (TLSConnection.HandshakeResult, String?) {
+        stream.record(.reusingForgery(host: host, copied: cached.copied.label))
+        try present(cached.chain, key: cached.key, note: cached.note, to: client, stream: stream, flow: flow)
+        let results = OverlappedHandshakes.run([server, client], before: client.socket.deadline ?? .now + TLSConnection.handshakeDeadline)
+        guard server.hasPeerCertificate else { return (results[1], noCertificate(results[0], stream: stream, flow: flow)) }
+        // The chain is parsed only for a log that keeps events, or when it is not the one the forgery copied.
+        stream.record(.upstreamChain(server.peerChain.map(\.label)))
+        guard server.presentedLeaf(is: cached.copied) else {
+            cachedForgeries.withLock { if $0[host]?.copied == cached.copied { $0[host] = nil } }
+            let presented = server.peerChain.first.map { "'\($0.label)'" } ?? "another certificate"
+            let reason =
+                "the real server now presents \(presented), not '\(cached.copied.label)' that the cached forgery copied: "
+                + "nothing is relayed, and the next connection forges anew"
+            flow.update { $0.upstreamFailure = reason }
+            stream.record(.upstreamFailed(reason: reason))
+            return (results[1], reason)
+        }
+        let failure = failure(of: server, results[0], stream: stream, flow: flow)
+        if failure == nil { stream.record(.forgeryConfirmed(copied: cached.copied.label)) }
+        return (results[1], failure)
+    }
+
+    /// Records why the server presented no certificate to forge from, as an upstream failure, and returns it.
+    @discardableResult
+    private func noCertificate(_ result: TLSConnection.HandshakeResult, stream: EventStream, flow: FlowRecord) -> String {
+        let reason = if case .failed(let reason) = result { reason } else { "the server sent no certificate" }
+        flow.update { $0.upstreamFailure = reason }
+        stream.record(.upstreamFailed(reason: reason))
+        return reason
+    }
+
+    /// The upstream failure, recorded, after a handshake in which the server presented a certificate; nil when none.
+    private func failure(of server: TLSConnection, _ result: TLSConnection.HandshakeResult, stream: EventStream, flow: FlowRecord) -> String? {
+        var failure: String? = if case .failed(let reason) = result { reason } else { nil }
+        if failure == nil, server.certificateRequested {
+            // The server wants a client certificate the proxy does not have: hear its verdict before going on.
+            failure = server.serverVerdictOnMissingCertificate()
+        }
+        if let failure {
+            flow.update { $0.upstreamFailure = failure }
+            stream.record(.upstreamFailed(reason: failure))
+        }
+        return failure
+    }
+
+    /// Shows `chain` to the client (the handshake goes on at its next step).
+    private func present(_ chain: [Certificate], key: PrivateKey, note: String, to client: TLSConnection, stream: EventStream, flow: FlowRecord) throws {
+        log.register(chain)
+        flow.update { $0.presentedChain = chain.map(\.label) }
+        stream.record(.presenting(chain: chain.map(\.label), note: note))
+        try client.present(chain, key: key)
     }
 
     /// A connection to the origin at `port`; nil, recorded as an upstream failure with the system's reason,
@@ -374,7 +430,8 @@ final class Interception: Sendable {
                 if count == 0 { return }  // close_notify: the deferred closes pass it on
                 let data = buffer[..<count]
                 flow.update { $0.read(data, from: from) }
-                let message = readers[index].describe(data)
+                // Describing costs a parse (`HTTPFraming`) that only the events show.
+                let message = stream.eventLog.keepsEvents ? readers[index].describe(data) : nil
                 if let message { stream.record(.plaintextRead(from: from, bytes: message.length, preview: message.preview)) }
                 do {
                     try target.write(data, announcing: message.map { ($0.summary, $0.length) })
@@ -437,6 +494,14 @@ final class Interception: Sendable {
         }
         flow.update { $0.opaqueBytes = counts }
         stream.recordFinal(.relayed(recordsFromClient: records.fromClient.count, recordsFromOrigin: records.fromOrigin.count))
+    }
+
+    /// A forgery presented for a host, with the real certificate it copied.
+    private struct CachedForgery: Sendable {
+        let copied: Certificate
+        let chain: [Certificate]
+        let key: PrivateKey
+        let note: String
     }
 
     /// One connection's entry in `flows`, updated in place under the lock.

@@ -38,6 +38,11 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
         case intercepting(host: String, plan: String)
         /// The proxy saw the real server's chain upstream.
         case upstreamChain([String])
+        /// The proxy holds a forgery for `host` already (copied from the real leaf labelled `copied`): it presents it
+        /// at once and handshakes with the real server at the same time.
+        case reusingForgery(host: String, copied: String)
+        /// The real server presented the leaf the reused forgery copied: the proxy may relay.
+        case forgeryConfirmed(copied: String)
         /// The proxy picked the chain to present to the client.
         case presenting(chain: [String], note: String)
         /// The proxy decrypted traffic: what the attacker read.
@@ -94,6 +99,10 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
         case .responseReceived(let summary): return "received \(summary)"
         case .intercepting(let host, let plan): return "intercepting '\(host)': \(plan)"
         case .upstreamChain(let chain): return "the real server presented \(chain.map { "'\($0)'" }.joined(separator: " -> "))"
+        case .reusingForgery(let host, let copied):
+            return "reuses the forgery it made for '\(host)' from '\(copied)': presents it at once and handshakes with the real server "
+                + "meanwhile, relaying nothing until the real server presents '\(copied)' again"
+        case .forgeryConfirmed(let copied): return "the real server presented '\(copied)' again, as the reused forgery copied: relaying"
         case .presenting(let chain, let note): return "presents \(chain.map { "'\($0)'" }.joined(separator: " -> ")) (\(note))"
         case .plaintextRead(let from, let bytes, let preview): return "READ \(bytes) bytes of plaintext from the \(from.rawValue): \(preview)"
         case .relayed(let fromClient, let fromOrigin):

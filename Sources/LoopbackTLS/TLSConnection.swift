@@ -119,12 +119,31 @@ final class TLSConnection {
     /// Each OpenSSL call here runs in its own error scope (`OpenSSL.isolatingErrors`): SSL_get_error and
     /// the failure reason see only that call's errors, and nothing it queued outlives it.
     func handshake() -> HandshakeResult {
+        switch handshakeStep() {
+        case .done(let result): result
+        // A blocking socket wants more only when its receive timeout (or the deadline) passed.
+        case .wantsRead, .wantsWrite: .failed(failureReason(SSL_ERROR_WANT_READ))
+        }
+    }
+
+    /// Where a handshake on a nonblocking socket stands after one step.
+    enum HandshakeStep: Equatable {
+        case done(HandshakeResult)
+        /// It waits for its socket to be readable, or writable: call `handshakeStep()` again once it is.
+        case wantsRead, wantsWrite
+    }
+
+    /// Advances the handshake as far as the socket allows without waiting (see `handshake()` for the error scope).
+    func handshakeStep() -> HandshakeStep {
         OpenSSL.isolatingErrors {
             let status = isConnector ? SSL_connect(ssl) : SSL_accept(ssl)
-            if status == 1 { return .completed }
-            let error = SSL_get_error(ssl, status)
-            if error == SSL_ERROR_WANT_CLIENT_HELLO_CB { return .pausedAtClientHello }
-            return .failed(failureReason(error))
+            if status == 1 { return .done(.completed) }
+            switch SSL_get_error(ssl, status) {
+            case SSL_ERROR_WANT_CLIENT_HELLO_CB: return .done(.pausedAtClientHello)
+            case SSL_ERROR_WANT_READ: return .wantsRead
+            case SSL_ERROR_WANT_WRITE: return .wantsWrite
+            case let error: return .done(.failed(failureReason(error)))
+            }
         }
     }
 
@@ -190,6 +209,14 @@ final class TLSConnection {
         return (0..<OPENSSL_sk_num(stack)).compactMap { index in
             OPENSSL_sk_value(stack, index).flatMap { try? stream.eventLog.certificate(retaining: OpaquePointer($0)) }
         }
+    }
+
+    /// Whether the peer presented a certificate (without parsing it, as `peerChain` does).
+    var hasPeerCertificate: Bool { SSL_get0_peer_certificate(ssl) != nil }
+
+    /// Whether the peer's leaf is `certificate`, compared by encoding without parsing the peer's.
+    func presentedLeaf(is certificate: Certificate) -> Bool {
+        SSL_get0_peer_certificate(ssl).map { X509_cmp($0, certificate.x509) == 0 } ?? false
     }
 
     /// Called from the verify callback with OpenSSL's store context; true accepts the chain.
@@ -348,8 +375,7 @@ final class TLSConnection {
                 return stream.noteReceived(records, 1)
             }
             if bytes.first == 11 { sentCertificate = true }
-            let message = HandshakeParser.message(Array(bytes), ssl: ssl, labels: stream.eventLog.label(for:))
-            stream.record(.handshake(message), sent: (records, 1))
+            stream.record(.handshake(HandshakeParser.message(Array(bytes), ssl: ssl, labels: stream.eventLog.label(for:))), sent: (records, 1))
         case SSL3_RT_ALERT where bytes.count >= 2:
             let name = Self.alertName(bytes[1])
             guard sent else {

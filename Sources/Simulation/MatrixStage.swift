@@ -11,7 +11,8 @@ final class MatrixStage: Sendable {
     init(_ arena: MatrixArena, columns: [Matrix.Column]) throws {
         let staged = arena.staged
         let world = arena.world
-        let log = EventLog()
+        // A cell keeps its outcome, never the transcript: the logs keep no events, so no cell pays for wording them.
+        let log = EventLog(keepsEvents: false)
         origin = try OriginServer(ScenarioRunner.originConfiguration(staged, world), log: log)
         var proxies: [Matrix.Column: InterceptingProxy] = [:]
         do {
@@ -43,7 +44,7 @@ final class MatrixStage: Sendable {
         let flowsBefore = proxy?.flows.count ?? 0
         let requestsBefore = origin.requestsReceived.count
         let client = column.installsAttackerCA ? installedClient : client
-        let exchanged = ScenarioRunner.exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: EventLog())
+        let exchanged = ScenarioRunner.exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: EventLog(keepsEvents: false))
         let flows = proxy?.flows.dropFirst(flowsBefore) ?? []
         return RunOutcome(
             exchanged, attackerSawPlaintext: flows.contains(where: \.sawPlaintext), serverReceivedRequest: origin.requestsReceived.count > requestsBefore)

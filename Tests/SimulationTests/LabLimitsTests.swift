@@ -11,14 +11,14 @@ import Testing
 /// loopback addresses (127.0.0.2, …) where the lab must tell them apart; nothing leaves this machine.
 @Suite struct LabLimitsTests {
     /// A lab on 127.0.0.1 in the world of lesson 02, with the lines it logs about refused connections.
-    func withLab(_ body: (Lab, Locked<[String]>) throws -> Void) throws {
+    func withLab(_ body: (Lab, Locked<[String]>) async throws -> Void) async throws {
         let notices = Locked<[String]>([])
         let directory = NSTemporaryDirectory() + "mitmsim-lab-limits-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lesson = try ScenarioLoader.load("\(CatalogTests.scenarios)/02-forged-untrusted-ca.yaml")
         let lab = try Lab(lesson, directory: directory, onFlow: { _ in }, onNotice: { line in notices.withLock { $0.append(line) } })
         defer { lab.stop() }
-        try body(lab, notices)
+        try await body(lab, notices)
     }
 
     /// The profile page, as a browser on 127.0.0.1 asks for it: its status line, or nil.
@@ -35,8 +35,8 @@ import Testing
         return notices.withLock { $0.contains { $0.contains(text) } }
     }
 
-    @Test func oneAddressHoldsAtMostTheCapWhileOthersAreServedAndTheLogSaysSoOncePerEpisode() throws {
-        try withLab { lab, notices in
+    @Test func oneAddressHoldsAtMostTheCapWhileOthersAreServedAndTheLogSaysSoOncePerEpisode() async throws {
+        try await withLab { lab, notices in
             let cap = Lab.connectionsPerAddress
             let held = (0..<cap).compactMap { _ in try? RawConnection(port: lab.proxyPort, from: "127.0.0.2") }
             defer { for connection in held { connection.close() } }
@@ -58,8 +58,8 @@ import Testing
         }
     }
 
-    @Test func theBankCapsOtherAddressesButNotTheLabsOwnWhereTheAttackerConnectsFrom() throws {
-        try withLab { lab, notices in
+    @Test func theBankCapsOtherAddressesButNotTheLabsOwnWhereTheAttackerConnectsFrom() async throws {
+        try await withLab { lab, notices in
             let cap = Lab.connectionsPerAddress
             let held = (0..<cap + 1).compactMap { _ in try? RawConnection(port: lab.originPort, from: "127.0.0.3") }
             defer { for connection in held { connection.close() } }
@@ -73,23 +73,26 @@ import Testing
 
     /// A ClientHello sent a byte a second never meets the socket's 5-second timeout: only a deadline for the whole
     /// handshake frees the thread. Before, such a client held it for as long as it kept sending.
-    @Test func aHandshakeSentAByteASecondIsCutOffAtTheHandshakeDeadlineAtTheAttackerAndTheBank() throws {
-        try withLab { lab, _ in
+    @Test func aHandshakeSentAByteASecondIsCutOffAtTheHandshakeDeadlineAtTheAttackerAndTheBank() async throws {
+        try await withLab { lab, _ in
             let deadline = TimeInterval(TLSConnection.handshakeDeadline.components.seconds)
             let cutAfter = Locked<[UInt16: TimeInterval]>([:])
-            onThreads(2) { index in
-                let port = index == 0 ? lab.proxyPort : lab.originPort
-                guard let client = try? RawConnection(port: port) else { return }
-                defer { client.close() }
-                let start = Date()
-                // A handshake record that announces 512 bytes, of which one comes each second.
-                client.send([0x16, 0x03, 0x01, 0x02, 0x00])
-                for _ in 0..<Int(deadline) * 3 {
-                    if client.closedByPeer(within: 1) {
-                        cutAfter.withLock { $0[port] = Date().timeIntervalSince(start) }
-                        return
+            // Ten seconds of waiting, off Swift Testing's threads.
+            try await offThePool {
+                onThreads(2) { index in
+                    let port = index == 0 ? lab.proxyPort : lab.originPort
+                    guard let client = try? RawConnection(port: port) else { return }
+                    defer { client.close() }
+                    let start = Date()
+                    // A handshake record that announces 512 bytes, of which one comes each second.
+                    client.send([0x16, 0x03, 0x01, 0x02, 0x00])
+                    for _ in 0..<Int(deadline) * 3 {
+                        if client.closedByPeer(within: 1) {
+                            cutAfter.withLock { $0[port] = Date().timeIntervalSince(start) }
+                            return
+                        }
+                        client.send([0x01])
                     }
-                    client.send([0x01])
                 }
             }
             for port in [lab.proxyPort, lab.originPort] {
@@ -102,18 +105,21 @@ import Testing
     /// After its answer a connection waits for the peer to close too, reading what it still sends: a client that
     /// sends a byte every half second after the answer never meets the socket's 5-second timeout, so only a
     /// deadline for that wait frees the thread.
-    @Test func aClientThatTricklesBytesAfterItsAnswerIsLetGoWithinTheDrainTime() throws {
-        try withLab { lab, _ in
+    @Test func aClientThatTricklesBytesAfterItsAnswerIsLetGoWithinTheDrainTime() async throws {
+        try await withLab { lab, _ in
             let client = try RawConnection(port: lab.proxyPort)
             defer { client.close() }
             client.send(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-            let start = Date()
             let drain = TimeInterval(Socket.drainTime.components.seconds)
-            var closedAfter: TimeInterval? = nil
-            // Once the lab has closed its end, a byte sent is answered with a reset, and the next send fails.
-            for _ in 0..<Int(drain) * 6 where closedAfter == nil {
-                usleep(500_000)
-                if Glibc.send(client.descriptor, [0x20], 1, Int32(MSG_NOSIGNAL)) < 0 { closedAfter = Date().timeIntervalSince(start) }
+            // Five seconds of waiting, off Swift Testing's threads.
+            let closedAfter = try await offThePool { () -> TimeInterval? in
+                let start = Date()
+                // Once the lab has closed its end, a byte sent is answered with a reset, and the next send fails.
+                for _ in 0..<Int(drain) * 6 {
+                    usleep(500_000)
+                    if Glibc.send(client.descriptor, [0x20], 1, Int32(MSG_NOSIGNAL)) < 0 { return Date().timeIntervalSince(start) }
+                }
+                return nil
             }
             let closed = try #require(closedAfter, "the lab still held the connection after \(Int(drain) * 3) s")
             #expect(closed >= drain - 1 && closed < drain * 2, "let go after \(closed) s")

@@ -15,29 +15,34 @@ import Testing
     /// A lab that keeps every connection grows by more than six times this over 2,000 connections.
     static let rssMargin = 5 << 10  // KiB
 
-    @Test func twoThousandConnectionsLeaveTheLabAsTheyFoundIt() throws {
-        try soak(connections: 2_000)
+    @Test func twoThousandConnectionsLeaveTheLabAsTheyFoundIt() async throws {
+        try await soak(connections: 2_000)
     }
 
     /// About a minute, so only on request: `MITMSIM_SOAK=1 swift test --filter LabSoakTests`.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["MITMSIM_SOAK"] == "1"))
-    func eightThousandConnectionsLeaveTheLabAsTheyFoundIt() throws {
-        try soak(connections: 8_000)
+    func eightThousandConnectionsLeaveTheLabAsTheyFoundIt() async throws {
+        try await soak(connections: 8_000)
     }
 
-    func soak(connections: Int) throws {
-        let lab = try RunningLab()
+    /// Most of a soak is waiting (for the lab, for the clients, for timeouts): every wait runs off Swift Testing's
+    /// threads (`offThePool`), so other suites run meanwhile; the expectations stay here, in the test's task.
+    func soak(connections: Int) async throws {
+        let lab = try await offThePool { try RunningLab() }
         defer { lab.stop() }
         let idle = try lab.usage()
         let clients = try SoakClients(port: lab.port)
 
         // The warm-up fills the lab's window of recent flows and shows the allocator every kind of connection.
-        let warmUp = clients.storm(400, held: 300)
-        let before = try #require(settle(lab, clients, idle: idle), "after the warm-up: \(lab.lastUsage), idle: \(idle)")
-        let storm = clients.storm(connections, held: 300)
-        #expect(lab.eventually { $0.threads == idle.threads }, "threads: \(idle.threads) before, \(lab.lastUsage.threads) after")
-        #expect(lab.eventually { $0.descriptors == idle.descriptors }, "descriptors: \(idle.descriptors) before, \(lab.lastUsage.descriptors) after")
-        let after = try #require(settle(lab, clients, idle: idle))
+        let warmUp = try await offThePool { clients.storm(400, held: 300) }
+        let settled = try await offThePool { Self.settle(lab, clients, idle: idle) }
+        let before = try #require(settled, "after the warm-up: \(lab.lastUsage), idle: \(idle)")
+        let storm = try await offThePool { clients.storm(connections, held: 300) }
+        let threadsBack = try await offThePool { lab.eventually { $0.threads == idle.threads } }
+        #expect(threadsBack, "threads: \(idle.threads) before, \(lab.lastUsage.threads) after")
+        let descriptorsBack = try await offThePool { lab.eventually { $0.descriptors == idle.descriptors } }
+        #expect(descriptorsBack, "descriptors: \(idle.descriptors) before, \(lab.lastUsage.descriptors) after")
+        let after = try #require(try await offThePool { Self.settle(lab, clients, idle: idle) })
         // Under a sanitizer the runtime's own shadow memory and thread histories grow with every connection,
         // so RSS says nothing about what the lab keeps there (threads and descriptors still must come back).
         #expect(
@@ -47,14 +52,14 @@ import Testing
         // The storm really happened.
         #expect(storm.signedIn > connections / 10 && storm.refused > 0, "\(storm)")
         #expect(storm.curlFailures.isEmpty, "\(storm.curlFailures)")
-        lab.stop()
+        try await offThePool { lab.stop() }
         let logged = try lab.output().split(separator: "\n").filter { $0.hasPrefix("[flow] #") }.count
         #expect(logged == warmUp.connections + storm.connections + 2, "every connection the lab handled is on its log")
     }
 
     /// The lab's usage once every connection has ended and one more, a second later, signed in: the lab hands
     /// the memory connections freed back to the system at most once a second, when a connection ends.
-    func settle(_ lab: RunningLab, _ clients: SoakClients, idle: RunningLab.Usage) -> RunningLab.Usage? {
+    static func settle(_ lab: RunningLab, _ clients: SoakClients, idle: RunningLab.Usage) -> RunningLab.Usage? {
         let ended = { (usage: RunningLab.Usage) in usage.threads == idle.threads && usage.descriptors == idle.descriptors }
         guard lab.eventually(ended) else { return nil }
         sleep(1)
@@ -64,7 +69,9 @@ import Testing
 }
 
 /// `mitmsim lab` in a child process, its output in a file (a pipe nobody reads would stall it).
-final class RunningLab {
+// @unchecked: one test drives it, one step after another; a step may wait on another thread (`offThePool`), never
+// two at once.
+final class RunningLab: @unchecked Sendable {
     struct Usage: Sendable {
         var rssKiB = 0
         var threads = 0

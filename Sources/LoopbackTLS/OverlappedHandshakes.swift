@@ -1,0 +1,52 @@
+import Foundation
+
+/// Several handshakes driven at once by one thread: each steps as far as its socket allows, and the thread waits
+/// for whichever socket is ready next. The proxy runs its handshake with the real server this way while it
+/// greets the client, so a connection waits for the longer of the two instead of their sum, and needs no
+/// second thread (a new thread would pay for a fresh allocator cache, see `Listener`).
+enum OverlappedHandshakes {
+    /// Runs every connection's handshake to its end: completed, failed, or failed as timed out at `deadline`.
+    /// The sockets do not block meanwhile and block again (with their timeouts) afterwards.
+    static func run(_ connections: [TLSConnection], before deadline: ContinuousClock.Instant) -> [TLSConnection.HandshakeResult] {
+        let flags = connections.map { fcntl($0.socket.descriptor, F_GETFL) }
+        for (connection, flag) in zip(connections, flags) { _ = fcntl(connection.socket.descriptor, F_SETFL, flag | O_NONBLOCK) }
+        defer { for (connection, flag) in zip(connections, flags) { _ = fcntl(connection.socket.descriptor, F_SETFL, flag) } }
+
+        var results = [TLSConnection.HandshakeResult?](repeating: nil, count: connections.count)
+        var waiting: [(index: Int, forWriting: Bool)] = []
+        var ready = Array(connections.indices)
+        while true {
+            for index in ready {
+                switch connections[index].handshakeStep() {
+                case .done(let result): results[index] = result
+                case .wantsRead: waiting.append((index, false))
+                case .wantsWrite: waiting.append((index, true))
+                }
+            }
+            guard !waiting.isEmpty else { break }
+            ready = wait(for: waiting, in: connections, before: deadline)
+            guard !ready.isEmpty else {
+                for (index, _) in waiting { results[index] = .failed(Socket.reason(EAGAIN)) }
+                break
+            }
+            waiting.removeAll { ready.contains($0.index) }
+        }
+        return results.map { $0 ?? .failed(Socket.reason(EAGAIN)) }
+    }
+
+    /// The indices of the waiting connections whose sockets are ready (or hung up); empty once `deadline` passed.
+    private static func wait(
+        for waiting: [(index: Int, forWriting: Bool)], in connections: [TLSConnection], before deadline: ContinuousClock.Instant
+    ) -> [Int] {
+        var descriptors = waiting.map { pollfd(fd: connections[$0.index].socket.descriptor, events: Int16($0.forWriting ? POLLOUT : POLLIN), revents: 0) }
+        while true {
+            let remaining = ContinuousClock.now.duration(to: deadline).components
+            let milliseconds = remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000
+            guard milliseconds > 0 else { return [] }
+            let count = poll(&descriptors, nfds_t(descriptors.count), Int32(clamping: milliseconds))
+            if count > 0 { return descriptors.indices.filter { descriptors[$0].revents != 0 }.map { waiting[$0].index } }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return [] }
+        }
+    }
+}

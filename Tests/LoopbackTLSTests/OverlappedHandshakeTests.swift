@@ -1,0 +1,96 @@
+import Foundation
+import PKI
+import Policies
+import Testing
+
+@testable import LoopbackTLS
+
+extension NetworkTests {
+    /// Once the proxy has forged for a host, the next connection to it gets that forgery at once while the proxy
+    /// handshakes with the real server, and nothing is relayed before the real server shows the leaf it copied.
+    @Suite struct OverlappedHandshakeTests {
+        let world = NetworkWorld.shared
+
+        /// A client that trusts the attacker's CA, as a device with it installed.
+        func login(through proxy: InterceptingProxy, log: EventLog) throws -> TLSClient.Result<Bool> {
+            let client = try TLSClient(
+                host: "bank.test", trustStore: DeviceTrustStore(system: [world.root.certificate, world.attackerCA.certificate]),
+                verifyDate: NetworkWorld.clock)
+            return client.exchange(.direct(port: proxy.port), request: NetworkWorld.login, log: log) { _, _ in .init(accept: true, verdict: true, summary: "") }
+        }
+
+        /// The proxy's events from `marker` on (or from the start), in the merged order.
+        func proxyEvents(_ log: EventLog, after marker: ((NetworkEvent.Kind) -> Bool)? = nil) -> [NetworkEvent] {
+            let events = log.events.filter { $0.actor == .proxy }
+            guard let marker, let start = events.firstIndex(where: { marker($0.kind) }) else { return events }
+            return Array(events[start...])
+        }
+
+        static func isReuse(_ kind: NetworkEvent.Kind) -> Bool {
+            if case .reusingForgery = kind { true } else { false }
+        }
+
+        @Test func theSecondConnectionGreetsTheClientWhileTheProxyHandshakesWithTheServerAndChecksItsLeafBeforeRelaying() throws {
+            // Only the proxy and the second client record into `log`: nothing the first connection's proxy events wait
+            // for is in it, so the merge puts them all before the second connection's, which are the ones checked here.
+            let log = EventLog()
+            let origin = try OriginServer(world.origin, log: EventLog())
+            defer { origin.stop() }
+            let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
+            defer { proxy.stop() }
+
+            #expect(try login(through: proxy, log: EventLog()).response?.startLine == "HTTP/1.1 200 OK")
+            #expect(!proxyEvents(log).contains { Self.isReuse($0.kind) }, "the first connection has nothing cached: upstream first")
+            #expect(try login(through: proxy, log: log).response?.startLine == "HTTP/1.1 200 OK")
+            proxy.stop()
+
+            let events = proxyEvents(log, after: Self.isReuse)
+            #expect(events.first?.kind == .reusingForgery(host: "bank.test", copied: "bank.test"))
+            #expect(events.dropFirst().first?.kind == .presenting(chain: ["forged bank.test", "Attacker CA"], note: "forged with the real names"))
+            // The ClientHello to the server leaves first, and the forgery is shown before the real chain is seen (how far the
+            // server's handshake gets before the client's ServerHello depends on scheduling).
+            let upstreamHello = try #require(events.firstIndex { $0.peer == .origin && $0.text.hasPrefix("ClientHello") })
+            let clientServerHello = try #require(events.firstIndex { $0.peer == .client && $0.text.hasPrefix("ServerHello") })
+            let realChain = try #require(events.firstIndex { $0.kind == .upstreamChain(["bank.test", "Bank Intermediate"]) })
+            #expect(upstreamHello < clientServerHello && clientServerHello < realChain, "\(log.text)")
+            let confirmed = try #require(events.firstIndex { $0.kind == .forgeryConfirmed(copied: "bank.test") })
+            let firstRead = try #require(events.firstIndex { if case .plaintextRead = $0.kind { true } else { false } })
+            #expect(confirmed < firstRead, "checked before anything is relayed")
+            #expect(proxy.flows.map(\.sawPlaintext) == [true, true])
+            #expect(origin.requestsReceived == ["POST /login", "POST /login"])
+        }
+
+        @Test func aServerThatChangedItsLeafGetsNothingRelayedAndTheNextConnectionForgesAnew() throws {
+            let log = EventLog()
+            let first = try OriginServer(world.origin, log: log)
+            let port = first.port
+            let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": port], log: log, factory: world.factory)
+            defer { proxy.stop() }
+            #expect(try login(through: proxy, log: log).response?.startLine == "HTTP/1.1 200 OK")
+            first.stop()
+
+            // The same names and issuer, a new key: another leaf, which the cached forgery did not copy.
+            var spec = CertificateSpec.serverLeaf(
+                label: "renewed bank.test", organization: "Example Bank", dnsNames: ["bank.test"], notBefore: world.leaf.certificate.notBefore,
+                notAfter: world.leaf.certificate.notAfter)
+            spec.subject = world.leaf.certificate.subject
+            let renewed = try world.factory.makeIdentity(spec, signedBy: world.intermediate)
+            var configuration = world.origin
+            configuration.transport = .tls(identity: renewed, chain: [renewed.certificate, world.intermediate.certificate])
+            let second = try OriginServer(configuration, log: log, port: port)
+            defer { second.stop() }
+
+            let refused = try login(through: proxy, log: log)
+            #expect(refused.response == nil)
+            #expect(second.requestsReceived.isEmpty, "nothing relayed to a server whose leaf the forgery did not copy")
+            let mismatch = try #require(proxy.flows.last?.upstreamFailure)
+            #expect(mismatch.contains("now presents 'renewed bank.test', not 'bank.test'"))
+            #expect(proxy.flows.last?.plaintextFromClient.containsText("password=hunter2") == true, "what the client sent is still read")
+
+            let again = try login(through: proxy, log: log)
+            #expect(again.response?.startLine == "HTTP/1.1 200 OK")
+            #expect(second.requestsReceived == ["POST /login"])
+            #expect(proxyEvents(log).filter { Self.isReuse($0.kind) }.count == 1, "the third connection forged anew, upstream first")
+        }
+    }
+}
