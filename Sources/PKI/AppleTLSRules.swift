@@ -26,9 +26,12 @@ struct AppleTLSRules {
         guard let leaf = path.first, let root = path.last else { return [] }
         var failures: [TrustFailure] = []
         // The peer platforms keep OpenSSL's indifference to a key's algorithm (DSA); their models take only the sizes.
-        for certificate in path where !certificate.keyIsAtLeast(rsa: 1024, ec: 160) && (trust.platform.isApple || certificate.keyStrength.algorithm != .other) {
-            failures.append(TrustFailure(kind: .weakKey(forTLS: false), certificate: certificate))
+        let weakKeys = path.filter { certificate in
+            let algorithm = certificate.keyStrength.algorithm
+            if algorithm == .edDSA { return trust.platform.countsEdDSAKeysWeak }
+            return !certificate.keyIsAtLeast(rsa: 1024, ec: 160) && (trust.platform.isApple || algorithm != .other)
         }
+        failures += weakKeys.map { TrustFailure(kind: .weakKey(forTLS: false), certificate: $0) }
         let rootSource = trust.source(ofAnchor: root)
         // Self-signed certificates are never checked for their hash; a user-installed anchor is not either.
         let weakHashes = path.enumerated().compactMap { index, certificate -> (Certificate, String)? in
@@ -44,8 +47,9 @@ struct AppleTLSRules {
         guard case .ssl = trust.policy, trust.platform.hasTLSCertificateRules else { return failures }
 
         let leafIsUserAnchor = trust.deviceTrustStore.userInstalled.contains(leaf)
-        for certificate in path where !leafIsUserAnchor && certificate.keyIsAtLeast(rsa: 1024, ec: 160) {
-            if !certificate.keyIsAtLeast(rsa: 2048, ec: 256) {
+        // The SSL policy's key-size rule (`SecPolicyAddStrongKeySizeOptions`) gives sizes for RSA and EC only: an EdDSA key fails it.
+        for certificate in path where !leafIsUserAnchor && !weakKeys.contains(certificate) {
+            if certificate.keyStrength.algorithm == .edDSA || !certificate.keyIsAtLeast(rsa: 2048, ec: 256) {
                 failures.append(TrustFailure(kind: .weakKey(forTLS: true), certificate: certificate))
             }
         }

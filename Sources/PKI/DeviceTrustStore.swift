@@ -76,6 +76,10 @@ public enum Platform: String, Hashable, Sendable, CaseIterable {
     /// The peer platforms keep OpenSSL's.
     var isApple: Bool { Platform.iOS.contains(self) }
 
+    /// True where `SecCertificateIsWeakKey` counts an EdDSA key as weak under every policy: before iOS 17, whose
+    /// Security-61040 lists EdDSA beside RSA and EC. `ios16` follows iOS 17 and later here.
+    var countsEdDSAKeysWeak: Bool { self == .iOS13 || self == .iOS12 }
+
     /// True where every policy checks an anchor's basicConstraints (`SecPVCParentCertificateChecks` from Security-59306.140.5)
     /// and refuses an extension it cannot parse (`kSecPolicyCheckUnparseableExtension` from Security-60157): iOS 13 and later.
     var checksCertificateStructure: Bool { self == .iOS13 || self == .iOS16 }

@@ -120,8 +120,13 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             return "the signature on \(name) cannot be checked: its algorithm is not supported or does not fit its issuer's key"
         case .inconsistentSignatureAlgorithm:
             return "\(name) names one signature algorithm in its signed part and a different one outside it"
+        case .weakKey(let forTLS) where certificate.keyStrength.algorithm == .edDSA:
+            return forTLS
+                ? "\(name) has an EdDSA key (\(certificate.keyDescription)); iOS 13 and later accept only RSA (2048 bits or more) and EC "
+                    + "(256 bits or more) keys in a TLS chain"
+                : "\(name) has an EdDSA key (\(certificate.keyDescription)), which iOS before 17 counts as weak under every policy"
         case .weakKey where certificate.keyStrength.algorithm == .other:
-            return "\(name) has a \(certificate.keyDescription) key; iOS trusts only RSA, EC and EdDSA keys, under every policy"
+            return "\(name) has a \(certificate.keyDescription) key; iOS trusts only RSA and EC keys (and EdDSA keys from iOS 17 on), under every policy"
         case .weakKey(let forTLS):
             return forTLS
                 ? "\(name) has a key (\(certificate.keyDescription)) smaller than iOS 13 and later accept in a TLS chain (RSA 2048 or EC 256 bits)"

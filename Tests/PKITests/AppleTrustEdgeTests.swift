@@ -34,7 +34,28 @@ struct AppleTrustEdgeTests {
         }
         #expect(
             evaluate([leaf], store).reason?.description
-                == "'leaf' has a DSA 2048 key; iOS trusts only RSA, EC and EdDSA keys, under every policy")
+                == "'leaf' has a DSA 2048 key; iOS trusts only RSA and EC keys (and EdDSA keys from iOS 17 on), under every policy")
+    }
+
+    @Test func anEdDSALeafIsWeakBeforeIOS17AndFailsTheTLSKeySizeRuleFromIOS13On() throws {
+        let root = try authority("Root")
+        let leaf = try factory.issue(leafSpec(), key: try ed25519Key(), signedBy: root)
+        let store = DeviceTrustStore(system: [root.certificate])
+
+        #expect(evaluate([leaf], store, platform: .iOS16).failures.map(\.kind) == [.weakKey(forTLS: true)])
+        #expect(evaluate([leaf], store, policy: .basicX509, platform: .iOS16).isValid)
+        for platform in [Platform.iOS13, .iOS12] {
+            for policy in [ServerTrust.Policy.ssl(host: "bank.test"), .basicX509] {
+                #expect(evaluate([leaf], store, policy: policy, platform: platform).failures.map(\.kind) == [.weakKey(forTLS: false)], "\(platform) \(policy)")
+            }
+        }
+        #expect(
+            evaluate([leaf], store).reason?.description
+                == "'leaf' has an EdDSA key (ED25519 256); iOS 13 and later accept only RSA (2048 bits or more) and EC (256 bits or more) keys in a TLS chain")
+        #expect(
+            evaluate([leaf], store, platform: .iOS12).reason?.description
+                == "'leaf' has an EdDSA key (ED25519 256), which iOS before 17 counts as weak under every policy")
+        #expect(evaluate([leaf], store, platform: .android).isValid)
     }
 
     @Test func anAuthorityWithAnEmptySubjectIsRefusedEvenUnderTheBasicPolicy() throws {

@@ -49,3 +49,10 @@ func dsaKey() throws -> PrivateKey {
     _ = try shell("openssl genpkey -paramfile '\(directory.file("parameters.pem"))' -out '\(directory.file("key.pem"))'")
     return try PrivateKey.load(from: directory.file("key.pem"))
 }
+
+/// An Ed25519 key, made by the real openssl.
+func ed25519Key() throws -> PrivateKey {
+    let directory = TemporaryDirectory()
+    _ = try shell("openssl genpkey -algorithm ed25519 -out '\(directory.file("key.pem"))'")
+    return try PrivateKey.load(from: directory.file("key.pem"))
+}
