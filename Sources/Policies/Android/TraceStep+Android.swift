@@ -15,5 +15,6 @@ extension TraceStep.Check {
 
     /// Every check above, as the registry of client libraries lists them.
     public static let androidChecks: [Self] = [
-        .androidTLSVersion, .androidDomainConfig, .androidTrustAnchors, .androidPinSet, .androidHostnameVerifier, .androidCleartextTraffic]
+        .androidTLSVersion, .androidDomainConfig, .androidTrustAnchors, .androidPinSet, .androidHostnameVerifier, .androidCleartextTraffic,
+    ]
 }

@@ -12,5 +12,7 @@ extension TraceStep.Check {
     public static let okHttpCertificatePinner = Self(rawValue: "okHttpCertificatePinner")
 
     /// Every check above, as the registry of client libraries lists them.
-    public static let okHttpChecks: [Self] = [.okHttpConnectionSpec, .okHttpTrustManager, .okHttpHostnameVerifier, .okHttpChainCleaning, .okHttpCertificatePinner]
+    public static let okHttpChecks: [Self] = [
+        .okHttpConnectionSpec, .okHttpTrustManager, .okHttpHostnameVerifier, .okHttpChainCleaning, .okHttpCertificatePinner,
+    ]
 }

@@ -43,7 +43,9 @@ public struct AuditConfiguration: Sendable {
             throw AuditError("give at least one configuration to audit: --info-plist, --android-nsc, --okhttp-pins or --afnetworking")
         }
         let latest = NetworkSecurityConfig.latestTargetSdkVersion
-        guard (1...latest).contains(targetSDK) else { throw AuditError("--target-sdk \(targetSDK) is not an Android API level mitmsim models (1 to \(latest))") }
+        guard (1...latest).contains(targetSDK) else {
+            throw AuditError("--target-sdk \(targetSDK) is not an Android API level mitmsim models (1 to \(latest))")
+        }
         guard chains.count <= AuditLimits.chains else { throw AuditError("\(chains.count) --chain files, the most is \(AuditLimits.chains)") }
         let plist = try infoPlist.map { file in
             let read: InfoPlist.Audited
