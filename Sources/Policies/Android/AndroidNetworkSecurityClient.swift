@@ -45,6 +45,11 @@ extension AndroidNetworkSecurityClient: ClientModel {
         var trace = Trace()
         let trust = connection.serverTrust
         let host = connection.host
+        // The protocol version is settled in the ServerHello, before any certificate is looked at.
+        let floor = AndroidTrust.platformFloor(targetSdkVersion: targetSdkVersion)
+        guard floor.allows(connection.negotiated.version, check: .androidTLSVersion, failure: "SSLHandshakeException", trace: &trace) else {
+            return trace.reject(.tlsVersionRefused, path: [])
+        }
         let resolved = resolve(host: host)
         trace.add(.androidDomainConfig, .note, resolved.summary(host: host))
 

@@ -1,5 +1,7 @@
 /// The checks of Android's Network Security Config (`android-nsc`) and the Android HTTP stack around it.
 extension TraceStep.Check {
+    /// Android: the platform's TLS-version floor for the app's target (TLS 1.0 and 1.1 disallowed from API 35).
+    public static let androidTLSVersion = Self(rawValue: "androidTLSVersion")
     /// Android NSC: which `domain-config`, `base-config` or platform default governs the host.
     public static let androidDomainConfig = Self(rawValue: "androidDomainConfig")
     /// Android NSC: the chain validated against the config's `trust-anchors` (SSLHandshakeException when it is not).
@@ -12,5 +14,7 @@ extension TraceStep.Check {
     public static let androidCleartextTraffic = Self(rawValue: "androidCleartextTraffic")
 
     /// Every check above, as the registry of client libraries lists them.
-    public static let androidChecks: [Self] = [.androidDomainConfig, .androidTrustAnchors, .androidPinSet, .androidHostnameVerifier, .androidCleartextTraffic]
+    public static let androidChecks: [Self] = [
+        .androidTLSVersion, .androidDomainConfig, .androidTrustAnchors, .androidPinSet, .androidHostnameVerifier, .androidCleartextTraffic,
+    ]
 }

@@ -22,4 +22,6 @@ extension RejectionReason {
     public static let pinnedCertificateNotInPath = Self(code: "pinnedCertificateNotInPath")
     /// Public-key mode: no key of the path is pinned.
     public static let pinnedPublicKeyNotInPath = Self(code: "pinnedPublicKeyNotInPath")
+    /// A peer library or platform refused the TLS version the handshake settled on (`TLSVersionFloor`).
+    public static let tlsVersionRefused = Self(code: "tlsVersionRefused")
 }

@@ -19,6 +19,22 @@ public struct CurlClient: ClientModel, Equatable {
         case curl7_88 = "curl"
         /// curl 8.17 and later: the host name is checked before OpenSSL's verify result.
         case curl8_17 = "curl-8.17"
+
+        /// The oldest TLS version the release finishes a handshake with when no `--tlsv1.x` option is given
+        /// (Docs/peers.md §8 cites the sources).
+        var tlsVersionFloor: TLSVersionFloor {
+            switch self {
+            case .curl7_88:
+                // lib/vtls/openssl.c at curl-7_88_1 skips SSL_CTX_set_min_proto_version for CURL_SSLVERSION_DEFAULT.
+                TLSVersionFloor(
+                    minimum: .tls12,
+                    rule: "curl 7.88.1 sets no minimum of its own (CURL_SSLVERSION_DEFAULT keeps OpenSSL's), "
+                        + "and OpenSSL 3, which Debian 12 ships it with, allows TLS 1.0 and 1.1 only at security level 0")
+            case .curl8_17:
+                // lib/setopt.c since curl-8_16_0: CURL_SSLVERSION_DEFAULT becomes CURL_SSLVERSION_TLSv1_2.
+                TLSVersionFloor(minimum: .tls12, rule: "since 8.16.0 curl's CURL_SSLVERSION_DEFAULT means TLS 1.2 or later")
+            }
+        }
     }
 
     /// The release whose order of checks applies.
@@ -36,6 +52,7 @@ public struct CurlClient: ClientModel, Equatable {
         switch evaluation.rejection {
         case nil: nil
         case .curlPinnedPublicKeyMismatch: .sslPinnedPublicKeyNotMatch
+        case .tlsVersionRefused: .sslConnectError
         default: .peerFailedVerification
         }
     }
@@ -43,6 +60,8 @@ public struct CurlClient: ClientModel, Equatable {
     /// curl's checks on the URL's host (`domain` is not used), in the release's order.
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         var trace = Trace()
+        guard release.tlsVersionFloor.allows(connection.negotiated.version, check: .curlTLSVersion, failure: "\(CurlCode.sslConnectError)", trace: &trace)
+        else { return trace.reject(.tlsVersionRefused, path: []) }
         let leaf = connection.serverTrust.leaf
         let result = caBundleTrust(connection.serverTrust).evaluate()
 

@@ -62,6 +62,8 @@ public struct CurlCode: Hashable, Sendable, CustomStringConvertible, Encodable {
 
     /// 60: the host name check or OpenSSL's chain verification failed.
     public static let peerFailedVerification = CurlCode(code: 60, name: "CURLE_PEER_FAILED_VERIFICATION")
+    /// 35: the TLS handshake failed (here: the server spoke a TLS version curl or OpenSSL refuses).
+    public static let sslConnectError = CurlCode(code: 35, name: "CURLE_SSL_CONNECT_ERROR")
     /// 90: the leaf's public key is not the pinned one.
     public static let sslPinnedPublicKeyNotMatch = CurlCode(code: 90, name: "CURLE_SSL_PINNEDPUBKEYNOTMATCH")
 

@@ -8,6 +8,12 @@ extension OkHttpClient: ClientModel {
         let trust = connection.serverTrust
         let host = connection.host
 
+        // The ConnectionSpec's versions are offered in the ClientHello; the trust manager runs after the ServerHello.
+        let floor = version.tlsVersionFloor(targetSdkVersion: targetSdkVersion)
+        guard floor.allows(connection.negotiated.version, check: .okHttpConnectionSpec, failure: "SSLHandshakeException", trace: &trace) else {
+            return trace.reject(.tlsVersionRefused, path: [])
+        }
+
         let validation = AndroidTrust.evaluate(trust, anchors: trustManager.anchors(in: trust.deviceTrustStore))
         let result = validation.result
         guard result.isValid else {

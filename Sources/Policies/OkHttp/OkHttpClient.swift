@@ -23,6 +23,20 @@ public struct OkHttpClient: Sendable, Equatable {
             case .beforeChainCleaning: .okHttp3
             }
         }
+
+        /// The oldest TLS version the release's default `connectionSpecs` offer, on Android at `sdk`
+        /// (`ConnectionSpec.MODERN_TLS` at `parent-4.12.0` and `parent-3.1.1`; Docs/peers.md §6).
+        func tlsVersionFloor(targetSdkVersion sdk: Int) -> TLSVersionFloor {
+            switch self {
+            case .current:
+                // Android's own floor is never above TLS 1.2, so MODERN_TLS decides.
+                TLSVersionFloor(
+                    minimum: .tls12,
+                    rule: "OkHttp 4.12.0's default ConnectionSpec.MODERN_TLS enables only TLS 1.3 and TLS 1.2 (OkHttp 3.13 dropped TLS 1.1 and 1.0 from it)")
+            case .beforeChainCleaning:
+                AndroidTrust.platformFloor(targetSdkVersion: sdk).after("OkHttp 3.1.1's ConnectionSpec.MODERN_TLS enables TLS 1.2, 1.1 and 1.0")
+            }
+        }
     }
 
     public var version: Version
@@ -30,14 +44,18 @@ public struct OkHttpClient: Sendable, Equatable {
     public var certificatePinner: CertificatePinner
     /// `OkHttpClient.Builder.sslSocketFactory(_, trustManager)`; the platform's default unless the app sets one.
     public var trustManager: AndroidTrustManager
+    /// The app's `targetSdkVersion`, for Android's TLS-version floor (the platform trust manager carries its own).
+    public var targetSdkVersion: Int
 
     public init(
         version: Version = .current, certificatePinner: CertificatePinner = CertificatePinner(),
-        trustManager: AndroidTrustManager = .platformDefault(targetSdkVersion: NetworkSecurityConfig.defaultTargetSdkVersion)
+        trustManager: AndroidTrustManager = .platformDefault(targetSdkVersion: NetworkSecurityConfig.defaultTargetSdkVersion),
+        targetSdkVersion: Int = NetworkSecurityConfig.defaultTargetSdkVersion
     ) {
         self.version = version
         self.certificatePinner = certificatePinner
         self.trustManager = trustManager
+        self.targetSdkVersion = targetSdkVersion
     }
 }
 

@@ -90,7 +90,8 @@ extension AuditConfiguration {
         AuditJudge(name: "OkHttp CertificatePinner (\(okHttp.file))") { [targetSDK] world, audited in
             let hashes = try Self.placed(audited, in: world)
             let pins = try okHttp.value.map { try CertificatePinner.Pin(pattern: $0.pin.pattern, pin: "sha256/" + (hashes[$0.pin.hash] ?? $0.pin.hash)) }
-            return OkHttpClient(certificatePinner: CertificatePinner(pins: pins), trustManager: .platformDefault(targetSdkVersion: targetSDK))
+            return OkHttpClient(
+                certificatePinner: CertificatePinner(pins: pins), trustManager: .platformDefault(targetSdkVersion: targetSDK), targetSdkVersion: targetSDK)
         }
     }
 

@@ -42,7 +42,10 @@ public struct AuditConfiguration: Sendable {
         guard infoPlist != nil || androidNSC != nil || okHttpPins != nil || afnetworking != nil else {
             throw AuditError("give at least one configuration to audit: --info-plist, --android-nsc, --okhttp-pins or --afnetworking")
         }
-        guard (1...100).contains(targetSDK) else { throw AuditError("--target-sdk \(targetSDK) is not an Android API level (1 to 100)") }
+        let latest = NetworkSecurityConfig.latestTargetSdkVersion
+        guard (1...latest).contains(targetSDK) else {
+            throw AuditError("--target-sdk \(targetSDK) is not an Android API level mitmsim models (1 to \(latest))")
+        }
         guard chains.count <= AuditLimits.chains else { throw AuditError("\(chains.count) --chain files, the most is \(AuditLimits.chains)") }
         let plist = try infoPlist.map { file in
             let read: InfoPlist.Audited

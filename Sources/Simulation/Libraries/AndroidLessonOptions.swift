@@ -5,7 +5,8 @@ import Policies
 public struct AndroidLessonOptions: LessonOptions {
     public static let key = "android"
 
-    /// `targetSdkVersion` (default a current SDK): 23 or lower trusts user-installed CAs by default.
+    /// `targetSdkVersion` (default a current SDK, at most 37): 23 or lower trusts user-installed CAs by default, 28 and
+    /// later refuse cleartext by default, 35 and later refuse TLS 1.0 and 1.1.
     public var targetSdkVersion = NetworkSecurityConfig.defaultTargetSdkVersion
     /// `pinSetExpiration` (yyyy-MM-dd): the Network Security Config's `<pin-set expiration>`.
     public var pinSetExpiration: String?
@@ -17,9 +18,10 @@ public struct AndroidLessonOptions: LessonOptions {
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         targetSdkVersion = try container.decodeValueIfPresent(Int.self, forKey: .targetSdkVersion) ?? NetworkSecurityConfig.defaultTargetSdkVersion
-        if !(1...100).contains(targetSdkVersion) {
+        let latest = NetworkSecurityConfig.latestTargetSdkVersion
+        if !(1...latest).contains(targetSdkVersion) {
             throw DecodingError.dataCorruptedError(
-                forKey: .targetSdkVersion, in: container, debugDescription: "expected an Android API level from 1 to 100, found \(targetSdkVersion)")
+                forKey: .targetSdkVersion, in: container, debugDescription: "expected an Android API level from 1 to \(latest), found \(targetSdkVersion)")
         }
         pinSetExpiration = try container.decodeValueIfPresent(String.self, forKey: .pinSetExpiration)
         if let pinSetExpiration, CalendarDay.date(pinSetExpiration) == nil {

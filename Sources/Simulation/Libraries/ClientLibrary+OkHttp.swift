@@ -24,8 +24,8 @@ extension ClientModelName {
 extension Scenario {
     fileprivate func okHttpClient(_ version: OkHttpClient.Version, in world: World) throws -> OkHttpClient {
         let pins = try publicKeyPins(in: world).map { CertificatePinner.Pin(pattern: server.host, certificate: $0) }
+        let sdk = client.peerOptions[AndroidLessonOptions.self].targetSdkVersion
         return OkHttpClient(
-            version: version, certificatePinner: CertificatePinner(pins: pins),
-            trustManager: .platformDefault(targetSdkVersion: client.peerOptions[AndroidLessonOptions.self].targetSdkVersion))
+            version: version, certificatePinner: CertificatePinner(pins: pins), trustManager: .platformDefault(targetSdkVersion: sdk), targetSdkVersion: sdk)
     }
 }
