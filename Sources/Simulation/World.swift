@@ -124,6 +124,17 @@ public struct World: Sendable {
         var built: [String: Entry] = [:]
         func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
 
+        /// `id`'s identity: read from its file, taken from an earlier export that still matches, or issued now with `key()`.
+        func identity(
+            _ id: String, read: CertificateFile?, _ certificate: CertificateSpec, expected: ExportedPKI.Expected, issuer: Entry?,
+            key: () throws -> PrivateKey
+        ) throws -> Identity {
+            if let read { return read.identity.relabeled(id) }
+            if let reused = exported?.identity(id, expected) { return reused }
+            let key = try key()
+            return Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+        }
+
         // The loader rejects issuer loops, so this recursion ends.
         func authority(_ id: String, _ path: String) throws -> Entry {
             if let done = built[id], done.role == .authority { return done }
@@ -137,14 +148,8 @@ public struct World: Sendable {
             let expected = ExportedPKI.Expected(
                 spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
                 issuer: issuer?.certificate, publicKeyInfo: nil)
-            let made: Identity
-            if let read = definition.file {
-                made = read.identity.relabeled(id)
-            } else if let reused = exported?.identity(id, expected) {
-                made = reused
-            } else {
-                let key = try keys?.key(id, definition.keyType) ?? PrivateKey.generate(definition.keyType)
-                made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+            let made = try identity(id, read: definition.file, certificate, expected: expected, issuer: issuer) {
+                try keys?.key(id, definition.keyType) ?? PrivateKey.generate(definition.keyType)
             }
             let entry = Entry(id: id, identity: made, role: .authority, issuerID: issuer?.id, deviceTrust: definition.deviceTrust)
             built[id] = entry
@@ -165,14 +170,8 @@ public struct World: Sendable {
             let expected = ExportedPKI.Expected(
                 spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
                 issuer: issuer?.certificate, publicKeyInfo: try keyOf?.publicKeyInfo())
-            let made: Identity
-            if let read = definition.file {
-                made = read.identity.relabeled(id)
-            } else if let reused = exported?.identity(id, expected) {
-                made = reused
-            } else {
-                let key = try keyOf ?? keys?.key(id, definition.keyType) ?? PrivateKey.generate(definition.keyType)
-                made = Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+            let made = try identity(id, read: definition.file, certificate, expected: expected, issuer: issuer) {
+                try keyOf ?? keys?.key(id, definition.keyType) ?? PrivateKey.generate(definition.keyType)
             }
             let entry = Entry(id: id, identity: made, role: .leaf, issuerID: issuer?.id, deviceTrust: nil)
             built[id] = entry

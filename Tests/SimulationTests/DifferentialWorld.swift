@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import TestSupport
 
 /// One generated world for the differential tests against the real OkHttp and curl: a root (sometimes expired,
 /// not yet valid, or with pathLen 0), an intermediate under it, a leaf for the host with SAN names drawn from
@@ -21,25 +22,10 @@ struct DifferentialWorld {
     /// curl's `--pinnedpubkey` keys.
     let curlPins: [Certificate]
 
-    /// SplitMix64: small, seedable, and the same on every machine.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        /// A number in 0..<count.
-        mutating func pick(_ count: Int) -> Int { Int(next(upperBound: UInt64(count))) }
-    }
-
     /// Generates world `index` of the sequence `seed` starts, valid around `now` (the real clock: the real
     /// libraries read it).
     init(seed: UInt64, index: Int, now: Date) throws {
-        var random = Generator(state: seed &+ UInt64(index) &* 0x1000_0001)
+        var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x1000_0001)
         let day: TimeInterval = 86_400
         let factory = CertificateFactory(now: now)
         func validity(_ name: String, _ choice: Int) -> (Date, Date, String) {
@@ -116,4 +102,9 @@ struct DifferentialWorld {
         self.index = index
         summary = "world \(index): host \(host); " + notes.filter { !$0.isEmpty }.joined(separator: "; ") + "; sent \(chain.map(\.label))"
     }
+}
+
+extension SplitMix64 {
+    /// A number in 0..<count.
+    mutating func pick(_ count: Int) -> Int { Int(next(upperBound: UInt64(count))) }
 }
