@@ -44,12 +44,6 @@ struct NSPinnedDomainsLoaderTests {
         #expect(message.contains("pins nothing: Apple requires NSPinnedCAIdentities, NSPinnedLeafIdentities or both"))
     }
 
-    @Test func aLessonRefusesNSPinnedDomainsWithAnAFNetworkingHandler() {
-        let message = refusal { try lesson55(replacing: "challengeHandler: systemDefault", with: "challengeHandler: afnetworking") }
-        #expect(message.contains("client.challengeHandler"))
-        #expect(message.contains("use systemDefault or acceptAll with NSPinnedDomains"))
-    }
-
     @Test func theLabNamesTheNSPinnedDomainsPinsOfALessonThatRefusesTheInstalledCA() throws {
         let lesson = try ScenarioLoader.load("\(Self.scenarios)/55-nspinneddomains-stops-installed-ca.yaml")
         let story = try #require(try Lab.InstalledCAStory(lesson))
