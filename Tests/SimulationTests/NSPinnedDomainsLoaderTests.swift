@@ -102,6 +102,24 @@ struct NSPinnedDomainsLoaderTests {
         #expect(!audit.warnings.contains { $0.kind == .unmodelledKey || $0.kind == .refusesRealServer })
     }
 
+    @Test("An audit with --afnetworking checks the pins in AFSecurityPolicy's own evaluation, even where the Info.plist exempts the host from ATS")
+    func anAuditOfAnAFNetworkingAppChecksThePinsInThePolicysEvaluation() throws {
+        let files = try AuditFiles()
+        let intermediate = files.intermediate.certificate.publicKeySHA256Base64
+        let plist = try files.plist(
+            """
+            <key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/><key>NSPinnedDomains</key><dict>
+            <key>api.example.com</key><dict><key>NSPinnedCAIdentities</key><array><dict><key>SPKI-SHA256-BASE64</key><string>\(intermediate)</string>
+            </dict></array></dict></dict></dict>
+            """)
+        let af = try files.write("version: afnetworking-4\ndomains: [api.example.com]\n", to: "af.yaml")
+        let audit = try Audit(AuditConfiguration.read(infoPlist: plist, afnetworking: af, chains: [files.path("chain.pem")]))
+        let attacks = try #require(audit.hosts.first?.clients.first?.attacks)
+        #expect(attacks.first { $0.column == .none }?.trusted == true)
+        let installed = try #require(attacks.first { $0.column == .forgeInstalledCA })
+        #expect(!installed.trusted && installed.decidingCheck == .chainTrust)
+    }
+
     @Test("A pinned digest that matches no key of the real chain makes the app refuse the real server, and the audit says so")
     func anAuditOfAStalePinWarnsThatTheAppCannotConnect() throws {
         let files = try AuditFiles()
