@@ -7,18 +7,22 @@ import PKI
 /// It knows no policy. The judge gets the chain as a `ServerTrust` (the device trust store as anchors,
 /// the host, the clock), just as NSURLSession hands a `SecTrustRef` to the app's delegate, with the version
 /// and suite the handshake settled; a rejection aborts the handshake with a `bad_certificate` alert, as
-/// cancelling the challenge does. A plain HTTP exchange (`exchangePlainHTTP`) has nothing to judge.
+/// cancelling the challenge does, or with `protocol_version` when the judge refused the negotiated version, as
+/// a client whose floor is above it does. A plain HTTP exchange (`exchangePlainHTTP`) has nothing to judge.
 public final class TLSClient: Sendable {
     /// What the judge decided, in its own terms (`Verdict`), with a sentence for the transcript.
     public struct Judgement<Verdict: Sendable>: Sendable {
         public var accept: Bool
         public var verdict: Verdict
         public var summary: String
+        /// The refusal is of the TLS version the ServerHello chose, not of the chain.
+        public var refusesTheVersion: Bool
 
-        public init(accept: Bool, verdict: Verdict, summary: String) {
+        public init(accept: Bool, verdict: Verdict, summary: String, refusesTheVersion: Bool = false) {
             self.accept = accept
             self.verdict = verdict
             self.summary = summary
+            self.refusesTheVersion = refusesTheVersion
         }
     }
 
@@ -101,7 +105,7 @@ public final class TLSClient: Sendable {
             let judgement = judge(trust, negotiated)
             result.verdict = judgement.verdict
             stream.record(.judged(accepted: judgement.accept, chain: chain.map(\.label), summary: judgement.summary))
-            return judgement.accept
+            return judgement.accept ? .accept : judgement.refusesTheVersion ? .refuseVersion : .refuseChain
         }
         let handshake = connection.handshake()
         result.certificateRequested = connection.certificateRequested

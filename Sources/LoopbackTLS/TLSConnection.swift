@@ -24,7 +24,16 @@ final class TLSConnection {
     private lazy var connection = stream.eventLog.connection(of: socket, isConnector: isConnector)
 
     /// Client side: rules on the chain the server presented (leaf first), knowing what the handshake settled.
-    var judge: (([Certificate], NegotiatedTLS) -> Bool)?
+    var judge: (([Certificate], NegotiatedTLS) -> JudgeAnswer)?
+
+    /// What the client's judge answered, and so which alert a refusal sends.
+    enum JudgeAnswer: Equatable {
+        case accept
+        /// `bad_certificate`, as cancelling the server-trust challenge sends.
+        case refuseChain
+        /// `protocol_version`: the negotiated version is below the client's floor.
+        case refuseVersion
+    }
     /// Server side: set once `SSL_use_certificate` was called for this connection.
     var hasServerCertificate = false
 
@@ -35,6 +44,8 @@ final class TLSConnection {
     private(set) var certificateRequested = false
     private var sentAlert: (name: String, reason: String?)?
     private var judgeRejected = false
+    /// The judge refused the negotiated version: the handshake waits (`SSL_set_retry_verify`) for `refuseVersion()`.
+    private var versionRefused: TLSVersion?
     /// For `read()` only: the proxy's relay reads into a buffer of its own, and never pays for this one.
     private lazy var readBuffer = [UInt8](repeating: 0, count: 16_384)
     private var relaying = false
@@ -140,6 +151,9 @@ final class TLSConnection {
             if status == 1 { return .done(.completed) }
             switch SSL_get_error(ssl, status) {
             case SSL_ERROR_WANT_CLIENT_HELLO_CB: return .done(.pausedAtClientHello)
+            case SSL_ERROR_WANT_RETRY_VERIFY:
+                guard let versionRefused else { return .done(.failed(failureReason(SSL_ERROR_WANT_RETRY_VERIFY))) }
+                return .done(refuseVersion(versionRefused))
             case SSL_ERROR_WANT_READ: return .wantsRead
             case SSL_ERROR_WANT_WRITE: return .wantsWrite
             case let error: return .done(.failed(failureReason(error)))
@@ -219,7 +233,8 @@ final class TLSConnection {
         SSL_get0_peer_certificate(ssl).map { X509_cmp($0, certificate.x509) == 0 } ?? false
     }
 
-    /// Called from the verify callback with OpenSSL's store context; true accepts the chain.
+    /// Called from the verify callback with OpenSSL's store context; true accepts the chain, or, when the judge
+    /// refused the version, suspends the handshake for `refuseVersion()`.
     func judgePresentedChain(_ store: OpaquePointer) -> Bool {
         var chain: [Certificate] = []
         if let stack = X509_STORE_CTX_get0_untrusted(store) {
@@ -234,9 +249,31 @@ final class TLSConnection {
             judgeRejected = true
             return false
         }
-        let accepted = judge?(chain, negotiated) ?? false
-        judgeRejected = !accepted
-        return accepted
+        let answer = judge?(chain, negotiated) ?? .refuseChain
+        judgeRejected = answer != .accept
+        // OpenSSL would answer any refusal here with bad_certificate; a version refusal is sent by `refuseVersion()`.
+        if answer == .refuseVersion, negotiated.version < .tls13, SSL_ctrl(ssl, SSL_CTRL_SET_RETRY_VERIFY, 0, nil) > 0 {
+            versionRefused = negotiated.version
+            return true
+        }
+        return answer == .accept
+    }
+
+    /// Ends a handshake the judge suspended for its version with a fatal `protocol_version` alert, the one a client
+    /// sends when the ServerHello chose a version below its floor (OpenSSL's `ssl_choose_client_version`, RFC 8446
+    /// appendix D). OpenSSL sends no alert of its own choice from the verify callback but the one its error maps
+    /// to, so the record is written here: below TLS 1.3, before ChangeCipherSpec, a record is plaintext.
+    private func refuseVersion(_ version: TLSVersion) -> HandshakeResult {
+        let reason = "the client's judge refused \(version.rawValue)"
+        let minor = UInt8(truncatingIfNeeded: version.openSSLValue)
+        do {
+            try socket.write([UInt8(SSL3_RT_ALERT), 3, minor, 0, 2, UInt8(SSL3_AL_FATAL), UInt8(SSL_AD_PROTOCOL_VERSION)])
+        } catch {
+            return .failed("\(reason), and the alert could not be sent: \(error)")
+        }
+        sentAlert = ("protocol_version", reason)
+        stream.record(.alert(level: "fatal", name: "protocol_version", reason: reason), sent: (channel(outgoing: true, .records), 1))
+        return .failed("sent alert protocol_version: \(reason)")
     }
 
     // MARK: - Data

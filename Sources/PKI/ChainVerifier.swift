@@ -98,6 +98,9 @@ struct ChainVerifier {
             if case .missingServerAuthEKU = failure.kind, wrongUsage { continue }
             failures.append(failure)
         }
+        if case .ssl(let host?) = trust.policy, let pins = trust.pinsForHost?(host) {
+            failures += pins.failures(path: chain, host: host)
+        }
         let anchor = chain.last.flatMap { top in trust.source(ofAnchor: top).map { (top, $0) } }
         return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures, anchor: anchor)
     }

@@ -26,6 +26,9 @@ public struct ServerTrust: Sendable {
     public var policy: Policy
     public var verifyDate: Date
     public var platform: Platform
+    /// The `NSPinnedDomains` pins of the app whose process evaluates, as `SecPolicyCreateSSL` looks them up for a host
+    /// name (`SSLPins`): every SSL policy with a host name carries them. Nil for any process but an iOS app's.
+    public var pinsForHost: (@Sendable (String) -> SSLPins?)?
 
     /// - Parameter certificates: as presented, leaf first; must not be empty.
     public init(

@@ -40,6 +40,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case invalidExtension
         /// An empty subject where Apple refuses one: on a CA, or on a leaf whose subjectAltName is not marked critical.
         case emptySubject
+        /// The SSL policy for `host` carries the app's `NSPinnedDomains` pins (`SSLPins`), and `list`'s check failed: the
+        /// leaf has no pinned leaf key, or no certificate above it a pinned CA key. The failure names the leaf.
+        case pinnedIdentityMismatch(host: String, list: SSLPins.List)
         case other(code: Int32, message: String)
 
         /// A stable identifier for JSON and tests.
@@ -68,6 +71,7 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             case .unsupportedCriticalExtension: "unsupportedCriticalExtension"
             case .invalidExtension: "invalidExtension"
             case .emptySubject: "emptySubject"
+            case .pinnedIdentityMismatch: "pinnedIdentityMismatch"
             case .validityPeriodTooLong: "validityPeriodTooLong"
             case .missingServerAuthEKU: "missingServerAuthEKU"
             case .installedWithoutFullTrust: "installedWithoutFullTrust"
@@ -172,6 +176,12 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
                 ? "\(name) is a certificate authority with an empty subject, which iOS never accepts"
                 : "\(name) has an empty subject and its subjectAltName is not marked critical; iOS accepts an empty subject only on a leaf "
                     + "whose subjectAltName is critical"
+        case .pinnedIdentityMismatch(let host, .leaf):
+            return "the key of the leaf \(name) is not one NSPinnedLeafIdentities lists for '\(host)' (kSecPolicyCheckLeafSPKISHA256: "
+                + "SecPolicyCreateSSL adds the Info.plist's NSPinnedDomains pins to the SSL policy for the host)"
+        case .pinnedIdentityMismatch(let host, .authorities):
+            return "no certificate above the leaf \(name) has a key NSPinnedCAIdentities lists for '\(host)' (kSecPolicyCheckCAspkiSHA256: "
+                + "SecPolicyCreateSSL adds the Info.plist's NSPinnedDomains pins to the SSL policy for the host)"
         case .other(let code, let message):
             return "\(name) failed a check mitmsim has no lesson for; OpenSSL says: \(message) (error \(code))"
         }

@@ -26,6 +26,10 @@ public struct TrustResult: Sendable {
     }
     /// The first failure: what SecTrust would report as the reason.
     public var reason: TrustFailure? { failures.first }
+    /// True when the app's `NSPinnedDomains` checks (`SSLPins`) are all that failed: the path is trusted apart from them.
+    public var failsOnlyItsPins: Bool {
+        !failures.isEmpty && failures.allSatisfy { if case .pinnedIdentityMismatch = $0.kind { true } else { false } }
+    }
 }
 
 extension Array where Element == Certificate {

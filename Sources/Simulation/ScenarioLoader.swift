@@ -292,12 +292,11 @@ public enum ScenarioLoader {
             let read = (world.authorities.first { $0.id == id }?.file ?? world.leaves.first { $0.id == id }?.file)
             if let read, read.isPEMNamedAsDER { throw fail(path, "'\(id)' is read from \(PKIError.pemInDERFile(path: read.file))") }
         }
-        try checkPinnedDomains(scenario, file: file, certificate)
+        try checkPinnedDomains(scenario, certificate)
     }
 
-    /// `NSPinnedDomains` in `client.ats`: every identity names a world certificate, and the app answers the
-    /// challenge the way mitmsim models the pins with (the system's default handling or an accept-all block).
-    private static func checkPinnedDomains(_ scenario: Scenario, file: String, _ certificate: (String, String) throws -> Void) throws {
+    /// `NSPinnedDomains` in `client.ats`: every identity names a world certificate.
+    private static func checkPinnedDomains(_ scenario: Scenario, _ certificate: (String, String) throws -> Void) throws {
         let pinned = scenario.client.ats.pinnedDomains
         for (domain, entry) in pinned.sorted(by: { $0.key < $1.key }) {
             for (key, identities) in [("NSPinnedCAIdentities", entry.caIdentities), ("NSPinnedLeafIdentities", entry.leafIdentities)] {
@@ -305,13 +304,6 @@ public enum ScenarioLoader {
                     try certificate(id, "client.ats.NSPinnedDomains.\(domain).\(key)[\(index)]")
                 }
             }
-        }
-        if !pinned.isEmpty, scenario.client.challengeHandler == .afnetworking || scenario.client.challengeHandler == .identityBlock {
-            throw ScenarioError(
-                file: file, path: "client.challengeHandler",
-                reason:
-                    "\(scenario.client.challengeHandler.rawValue) asks AFSecurityPolicy, whose own SSL-policy evaluation carries the NSPinnedDomains "
-                    + "pins on a device, which mitmsim does not model: use systemDefault or acceptAll with NSPinnedDomains")
         }
     }
 }

@@ -111,7 +111,9 @@ public enum ScenarioRunner {
         let domain = scenario.client.passesDomain ? host : nil
         let result = client.exchange(.direct(port: port), request: request, log: log) { trust, negotiated in
             let evaluation = app.model.evaluate(PresentedConnection(serverTrust: trust, negotiated: negotiated, host: host, domain: domain))
-            return .init(accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.decision)
+            return .init(
+                accept: evaluation.isTrusted, verdict: Judged(evaluation: evaluation, presented: trust.certificates), summary: evaluation.decision,
+                refusesTheVersion: evaluation.rejection.map(versionRefusals.contains) ?? false)
         }
         let evaluation = result.verdict.map { verdict in
             guard result.certificateRequested, let step = app.identityStep else { return verdict.evaluation }
@@ -119,6 +121,10 @@ public enum ScenarioRunner {
         }
         return Exchange(evaluation: evaluation, presented: result.verdict?.presented ?? [], handshakeCompleted: result.handshakeCompleted)
     }
+
+    /// The rejections of the version the ServerHello chose (ATS's minimum, a peer's floor): the client refuses it with a
+    /// `protocol_version` alert, as a client that never offered it does, not with `bad_certificate`.
+    static let versionRefusals: Set<RejectionReason> = [.atsMinimumVersionViolation, .tlsVersionRefused]
 
     /// The real bank: plain HTTP for an `http://` request, otherwise the world's server with its TLS settings,
     /// and in two-way TLS the CA its client certificates must come from.

@@ -56,7 +56,7 @@ import Testing
         context.judgeServerCertificates()
         let connection = try TLSConnection(
             context: context, socket: Socket.connect(port: port), stream: EventLog().makeStream(.client), isConnector: true, serverName: "bank.test")
-        connection.judge = { _, _ in true }
+        connection.judge = { _, _ in .accept }
         defer { connection.close() }
         guard connection.handshake() == .completed else { return "" }
         try connection.write(Array(request.utf8)[...], summary: "request")

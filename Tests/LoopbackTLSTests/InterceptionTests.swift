@@ -164,7 +164,7 @@ extension NetworkTests {
             let connection = try TLSConnection(
                 context: context, socket: Socket.connect(port: proxy.port), stream: log.makeStream(.client),
                 isConnector: true, serverName: "bank.test")
-            connection.judge = { _, _ in true }
+            connection.judge = { _, _ in .accept }
             #expect(connection.handshake() == .completed)
             usleep(100_000)
             try connection.write(NetworkWorld.login.serialized[...], summary: "login")

@@ -92,7 +92,7 @@ extension NetworkTests {
             let connection = try TLSConnection(
                 context: context, socket: Socket.connect(address: address, port: port, timeout: 2), stream: EventLog().makeStream(.client),
                 isConnector: true, serverName: serverName)
-            connection.judge = { _, _ in true }
+            connection.judge = { _, _ in .accept }
             defer { connection.close() }
             guard connection.handshake() == .completed else { return (nil, []) }
             try connection.write(request.serialized[...], summary: "request")

@@ -44,12 +44,6 @@ struct NSPinnedDomainsLoaderTests {
         #expect(message.contains("pins nothing: Apple requires NSPinnedCAIdentities, NSPinnedLeafIdentities or both"))
     }
 
-    @Test func aLessonRefusesNSPinnedDomainsWithAnAFNetworkingHandler() {
-        let message = refusal { try lesson55(replacing: "challengeHandler: systemDefault", with: "challengeHandler: afnetworking") }
-        #expect(message.contains("client.challengeHandler"))
-        #expect(message.contains("use systemDefault or acceptAll with NSPinnedDomains"))
-    }
-
     @Test func theLabNamesTheNSPinnedDomainsPinsOfALessonThatRefusesTheInstalledCA() throws {
         let lesson = try ScenarioLoader.load("\(Self.scenarios)/55-nspinneddomains-stops-installed-ca.yaml")
         let story = try #require(try Lab.InstalledCAStory(lesson))
@@ -106,6 +100,24 @@ struct NSPinnedDomainsLoaderTests {
         let installed = try #require(attacks.first { $0.column == .forgeInstalledCA })
         #expect(!installed.trusted && installed.decidingCheck == .pinnedIdentities)
         #expect(!audit.warnings.contains { $0.kind == .unmodelledKey || $0.kind == .refusesRealServer })
+    }
+
+    @Test("An audit with --afnetworking checks the pins in AFSecurityPolicy's own evaluation, even where the Info.plist exempts the host from ATS")
+    func anAuditOfAnAFNetworkingAppChecksThePinsInThePolicysEvaluation() throws {
+        let files = try AuditFiles()
+        let intermediate = files.intermediate.certificate.publicKeySHA256Base64
+        let plist = try files.plist(
+            """
+            <key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/><key>NSPinnedDomains</key><dict>
+            <key>api.example.com</key><dict><key>NSPinnedCAIdentities</key><array><dict><key>SPKI-SHA256-BASE64</key><string>\(intermediate)</string>
+            </dict></array></dict></dict></dict>
+            """)
+        let af = try files.write("version: afnetworking-4\ndomains: [api.example.com]\n", to: "af.yaml")
+        let audit = try Audit(AuditConfiguration.read(infoPlist: plist, afnetworking: af, chains: [files.path("chain.pem")]))
+        let attacks = try #require(audit.hosts.first?.clients.first?.attacks)
+        #expect(attacks.first { $0.column == .none }?.trusted == true)
+        let installed = try #require(attacks.first { $0.column == .forgeInstalledCA })
+        #expect(!installed.trusted && installed.decidingCheck == .chainTrust)
     }
 
     @Test("A pinned digest that matches no key of the real chain makes the app refuse the real server, and the audit says so")

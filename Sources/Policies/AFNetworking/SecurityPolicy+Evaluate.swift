@@ -301,6 +301,11 @@ struct Trace {
             add(
                 .chainTrust, .passed,
                 "the device trust store validates the chain (\(type)): path \(result.path.pathDescription)\(SecurityPolicy.anchorClause(result))")
+        } else if result.failsOnlyItsPins {
+            add(
+                .chainTrust, .failed,
+                "the path \(result.path.pathDescription) ends at an anchor of the device trust store, but the SSL policy's NSPinnedDomains check fails it (\(type)): "
+                    + SecurityPolicy.failures(result))
         } else {
             add(.chainTrust, .failed, "the device trust store does not validate the chain (\(type)): \(SecurityPolicy.failures(result))")
         }

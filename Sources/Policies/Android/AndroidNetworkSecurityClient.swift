@@ -46,7 +46,7 @@ extension AndroidNetworkSecurityClient: ClientModel {
         let trust = connection.serverTrust
         let host = connection.host
         // The protocol version is settled in the ServerHello, before any certificate is looked at.
-        let floor = AndroidTrust.platformFloor(targetSdkVersion: targetSdkVersion)
+        let floor = AndroidTrust.platformFloor
         guard floor.allows(connection.negotiated.version, check: .androidTLSVersion, failure: "SSLHandshakeException", trace: &trace) else {
             return trace.reject(.tlsVersionRefused, path: [])
         }

@@ -33,8 +33,6 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
     public static let lastSdkTrustingUserCAs = 23
     /// Android 9 (API 28, P): from this target on, cleartext traffic is refused by default.
     public static let firstSdkRefusingCleartext = 28
-    /// Android 15 (API 35, V): from this target on, TLS 1.0 and 1.1 are disallowed (`AndroidTrust.platformFloor`).
-    public static let firstSdkRefusingLegacyTLS = 35
     /// Android 17 (API 37): the newest target a lesson or an audit may name (Docs/peers.md §7 lists what each changes).
     public static let latestTargetSdkVersion = 37
 

@@ -1,6 +1,6 @@
 /// The checks of Android's Network Security Config (`android-nsc`) and the Android HTTP stack around it.
 extension TraceStep.Check {
-    /// Android: the platform's TLS-version floor for the app's target (TLS 1.0 and 1.1 disallowed from API 35).
+    /// Android: the platform's TLS-version floor (Conscrypt on Android 15 and later: TLS 1.2 and 1.3 only, whatever the target).
     public static let androidTLSVersion = Self(rawValue: "androidTLSVersion")
     /// Android NSC: which `domain-config`, `base-config` or platform default governs the host.
     public static let androidDomainConfig = Self(rawValue: "androidDomainConfig")

@@ -20,6 +20,9 @@ extension IOSClient {
     ///   - host: the URL's host, which ATS and the system evaluation use.
     ///   - domain: what AFNetworking passes the policy as `forDomain:` (nil when the app passes nil).
     public func evaluate(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
+        // The app's process: every SSL policy with a host name created in it carries the Info.plist's pins.
+        var serverTrust = serverTrust
+        serverTrust.pinsForHost = { [self] in sslPins(forHost: $0) }
         let rules = ATSRules(ats, host: host)
         var steps = [rules.secureScheme()]
         // These rules fail the handshake itself, before any challenge reaches the app.
@@ -42,7 +45,8 @@ extension IOSClient {
                     TraceStep(
                         .pinnedIdentities, .skipped,
                         "NSPinnedDomains \(pins.domains.map { "'\($0)'" }.joined(separator: " and ")) covers '\(host)', but its checks are part of "
-                            + "the system's SSL-policy evaluation, and ATS asks none for this host: only an evaluation the handler makes could apply them"))
+                            + "every evaluation with the SSL policy for '\(host)', and ATS asks none for this host: only such an evaluation by the "
+                            + "handler applies them"))
             }
             return PolicyEvaluation(steps: steps, path: answer.path, rejection: nil)
         }
@@ -50,7 +54,7 @@ extension IOSClient {
         // ATS asks the system's default evaluation even though the handler answered UseCredential.
         let system = Self.systemEvaluation(serverTrust, host: host)
         let evaluation = Self.systemEvaluationName(host: host)
-        if system.isValid, let pinned = pinnedIdentities(path: system.path, host: host) {
+        if let trusted = Self.apartFromPins(system, of: serverTrust), let pinned = pinnedIdentities(path: trusted.path, host: host) {
             steps.append(pinned.step)
             if let rejection = pinned.rejection {
                 steps.append(
@@ -130,8 +134,8 @@ extension IOSClient {
             let system = Self.systemEvaluation(serverTrust, host: host)
             let evaluation = Self.systemEvaluationName(host: host)
             let skips = "the handler's answer was the system's default evaluation, the one ATS would ask"
-            if system.isValid, let pinned = pinnedIdentities(path: system.path, host: host) {
-                return pinnedDefaultHandling(handler: handler, system: system, pinned: pinned, host: host, skips: skips)
+            if let trusted = Self.apartFromPins(system, of: serverTrust), let pinned = pinnedIdentities(path: trusted.path, host: host) {
+                return pinnedDefaultHandling(handler: handler, system: trusted, pinned: pinned, host: host, skips: skips)
             }
             guard let failure = system.reason else {
                 return Answer(
@@ -248,13 +252,14 @@ extension IOSClient {
 
     // MARK: - The system's default evaluation
 
-    /// SecTrust as URLSession creates it: the presented chain, an SSL policy for the URL's host, the device's
-    /// own anchors (none the app set), at the trust's time under its platform's rules.
+    /// SecTrust as URLSession creates it: the presented chain, an SSL policy for the URL's host (with the app's
+    /// `NSPinnedDomains` pins for it), the device's own anchors (none the app set), at the trust's time under its platform's rules.
     static func systemEvaluation(_ trust: ServerTrust, host: String) -> TrustResult {
-        ServerTrust(
+        var system = ServerTrust(
             certificates: trust.certificates, deviceTrustStore: trust.deviceTrustStore, policy: .ssl(host: host), verifyDate: trust.verifyDate,
-            platform: trust.platform
-        ).evaluate()
+            platform: trust.platform)
+        system.pinsForHost = trust.pinsForHost
+        return system.evaluate()
     }
 
     /// The `SecTrustResultType` of the system's evaluation, which sets no anchors of its own.

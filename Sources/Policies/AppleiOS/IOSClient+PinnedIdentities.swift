@@ -1,3 +1,4 @@
+import Foundation
 import PKI
 
 extension IOSClient {
@@ -9,33 +10,28 @@ extension IOSClient {
     /// policy's other checks (trust/trustd/SecPolicyServer.c: `SecPolicyCheckLeafSPKISHA256` on the leaf,
     /// `SecPolicyCheckCAspkiSHA256` on every certificate of the path above it, the anchor included). Both are
     /// recoverable failures (SecPolicyChecks.list), and neither makes a pinned CA an anchor: the path must be
-    /// trusted first.
+    /// trusted first. The verdict is `SSLPins`', the checks every evaluation of the trust with that policy makes.
     func pinnedIdentities(path: [Certificate], host: String) -> (step: TraceStep, rejection: RejectionReason?)? {
-        guard let pins = ats.pins(forHost: host) else { return nil }
+        guard let pins = ats.pins(forHost: host), let keys = sslPins(forHost: host) else { return nil }
         let entries = pins.domains.map { "'\($0)'" }.joined(separator: " and ")
         var clauses: [String] = []
-        var holds = true
         if let leafIdentities = pins.leafIdentities {
-            let leaf = path.first
-            let matched = leaf.map { matches($0, leafIdentities) } ?? false
-            holds = holds && matched
+            let matched = keys.leafMatches(path: path)
             let has =
                 matched ? (leafIdentities.count == 1 ? "has it" : "has one of them") : (leafIdentities.count == 1 ? "does not have it" : "has none of them")
-            clauses.append("NSPinnedLeafIdentities lists \(describe(leafIdentities)): the leaf '\(leaf?.label ?? "")' \(has)")
+            clauses.append("NSPinnedLeafIdentities lists \(describe(leafIdentities)): the leaf '\(path.first?.label ?? "")' \(has)")
         }
         if let caIdentities = pins.caIdentities {
             let authorities = path.dropFirst()
-            let match = authorities.first { matches($0, caIdentities) }
-            holds = holds && match != nil
             let them = caIdentities.count == 1 ? "it" : "one of them"
             let found =
-                match.map { "'\($0.label)' in the path has \(them)" }
+                keys.pinnedAuthority(in: path).map { "'\($0.label)' in the path has \(them)" }
                 ?? (authorities.isEmpty ? "the path holds no CA certificate" : "no CA of the path (\(Array(authorities).pathDescription)) has \(them)")
             clauses.append("NSPinnedCAIdentities lists \(describe(caIdentities)): \(found)")
         }
         let both = pins.caIdentities != nil && pins.leafIdentities != nil ? " (with both lists, both must match)" : ""
         let detail = "NSPinnedDomains \(entries) covers '\(host)'\(both). " + clauses.joined(separator: "; ")
-        guard holds else {
+        guard keys.failures(path: path, host: host).isEmpty else {
             return (
                 TraceStep(
                     .pinnedIdentities, .failed,
@@ -46,15 +42,28 @@ extension IOSClient {
         return (TraceStep(.pinnedIdentities, .passed, "\(detail)."), nil)
     }
 
-    /// Whether `certificate`'s key is one of `identities`.
-    private func matches(_ certificate: Certificate, _ identities: [AppTransportSecurity.PinnedIdentity]) -> Bool {
-        let key = SPKIPin(base64: certificate.publicKeySHA256Base64)
-        return identities.contains { identity in
-            switch identity {
-            case .spkiSHA256Base64(let base64): SPKIPin(base64: base64) == key
-            case .certificate(let id): pinnedKeys[id].flatMap(SPKIPin.init(base64:)) == key
-            }
+    /// The pins `SecPolicyCreateSSL` adds to an SSL policy for `host` in this app's process; nil when no entry covers
+    /// the host. An identity that is not the base64 of a SHA-256 digest matches no key, as in trustd.
+    func sslPins(forHost host: String) -> SSLPins? {
+        guard let pins = ats.pins(forHost: host) else { return nil }
+        func digests(_ identities: [AppTransportSecurity.PinnedIdentity]) -> Set<Data> {
+            Set(
+                identities.compactMap { identity in
+                    switch identity {
+                    case .spkiSHA256Base64(let base64): SPKIPin(base64: base64)?.digest
+                    case .certificate(let id): pinnedKeys[id].flatMap(SPKIPin.init(base64:))?.digest
+                    }
+                })
         }
+        return SSLPins(leaf: pins.leafIdentities.map(digests), authorities: pins.caIdentities.map(digests))
+    }
+
+    /// `system` apart from NSPinnedDomains's checks: itself when valid; when those checks are all that failed, the
+    /// trusted path they were made on; nil when anything else failed.
+    static func apartFromPins(_ system: TrustResult, of trust: ServerTrust) -> TrustResult? {
+        guard !system.isValid else { return system }
+        guard system.failsOnlyItsPins, let top = system.path.last, let source = trust.source(ofAnchor: top) else { return nil }
+        return TrustResult(path: system.path, failures: [], anchor: (top, source))
     }
 
     /// "the key of 'bank-leaf'", "the keys of 'bank-leaf' and 'bank-leaf-next'", "SPKI-SHA256-BASE64 'Zm9v…'".

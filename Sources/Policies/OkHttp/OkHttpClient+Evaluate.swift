@@ -9,7 +9,7 @@ extension OkHttpClient: ClientModel {
         let host = connection.host
 
         // The ConnectionSpec's versions are offered in the ClientHello; the trust manager runs after the ServerHello.
-        let floor = version.tlsVersionFloor(targetSdkVersion: targetSdkVersion)
+        let floor = version.tlsVersionFloor
         guard floor.allows(connection.negotiated.version, check: .okHttpConnectionSpec, failure: "SSLHandshakeException", trace: &trace) else {
             return trace.reject(.tlsVersionRefused, path: [])
         }

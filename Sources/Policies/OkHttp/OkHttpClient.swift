@@ -24,9 +24,9 @@ public struct OkHttpClient: Sendable, Equatable {
             }
         }
 
-        /// The oldest TLS version the release's default `connectionSpecs` offer, on Android at `sdk`
+        /// The oldest TLS version the release's default `connectionSpecs` offer, on Android
         /// (`ConnectionSpec.MODERN_TLS` at `parent-4.12.0` and `parent-3.1.1`; Docs/peers.md §6).
-        func tlsVersionFloor(targetSdkVersion sdk: Int) -> TLSVersionFloor {
+        var tlsVersionFloor: TLSVersionFloor {
             switch self {
             case .current:
                 // Android's own floor is never above TLS 1.2, so MODERN_TLS decides.
@@ -34,7 +34,7 @@ public struct OkHttpClient: Sendable, Equatable {
                     minimum: .tls12,
                     rule: "OkHttp 4.12.0's default ConnectionSpec.MODERN_TLS enables only TLS 1.3 and TLS 1.2 (OkHttp 3.13 dropped TLS 1.1 and 1.0 from it)")
             case .beforeChainCleaning:
-                AndroidTrust.platformFloor(targetSdkVersion: sdk).after("OkHttp 3.1.1's ConnectionSpec.MODERN_TLS enables TLS 1.2, 1.1 and 1.0")
+                AndroidTrust.platformFloor.after("OkHttp 3.1.1's ConnectionSpec.MODERN_TLS enables TLS 1.2, 1.1 and 1.0")
             }
         }
     }
