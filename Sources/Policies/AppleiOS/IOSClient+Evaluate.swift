@@ -91,6 +91,7 @@ extension IOSClient {
     }
 
     private func answerChallenge(serverTrust: ServerTrust, host: String, domain: String?) -> Answer {
+        if challengeHooked { return Answer(steps: hookedAnswer(), path: []) }
         switch challengeHandler {
         case .acceptAll:
             return Answer(

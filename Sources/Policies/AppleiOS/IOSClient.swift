@@ -15,6 +15,8 @@ public struct IOSClient: Sendable, Equatable {
     public var policy: SecurityPolicy
     /// The base64 SHA-256 of the SubjectPublicKeyInfo of each world certificate `ats.pinnedDomains` names by id.
     public var pinnedKeys: [String: String]
+    /// True when the attacker's `urlSessionChallenge` hook answers the server-trust challenge in the handler's place.
+    public var challengeHooked = false
 
     public init(
         ats: AppTransportSecurity = AppTransportSecurity(), challengeHandler: ChallengeHandler = .afnetworking, policy: SecurityPolicy = .defaultPolicy,

@@ -9,6 +9,8 @@ import PKI
 public struct TrustKitClient: ClientModel, Equatable {
     /// The app's `TSKConfiguration`; nil when it pins no domain at all (every host gets URLSession's default handling).
     public var configuration: TrustKitConfiguration?
+    /// True when the attacker's `trustKitValidator` hook replaces the validator's decision.
+    public var validatorHooked = false
 
     public init(configuration: TrustKitConfiguration?) {
         self.configuration = configuration
@@ -125,12 +127,18 @@ public struct TrustKitClient: ClientModel, Equatable {
 
     // MARK: - What handleChallenge answers
 
-    private func allow(trace: inout Trace, path: [Certificate]) -> PolicyEvaluation {
+    func allow(trace: inout Trace, path: [Certificate]) -> PolicyEvaluation {
+        if validatorHooked, trace.steps.last?.check != .trustKitValidatorHook {
+            trace.add(
+                .trustKitValidatorHook, .note,
+                "hooked: \(RuntimeHook.trustKitValidator.target) returned TSKTrustDecisionShouldAllowConnection already, so the hook changes nothing")
+        }
         trace.add(.challengeDisposition, .note, "TrustKit's handleChallenge answers UseCredential with credentialForTrust:")
         return trace.accept(path: path)
     }
 
     private func block(trace: inout Trace, reason: RejectionReason, path: [Certificate]) -> PolicyEvaluation {
+        if validatorHooked { return hookedDecision("TSKTrustDecisionShouldBlockConnection", trace: &trace, path: path) }
         trace.add(
             .challengeDisposition, .note, "TrustKit's handleChallenge answers CancelAuthenticationChallenge: the task fails with \(NSURLError.cancelled)")
         return PolicyEvaluation(steps: trace.steps, path: path, rejection: reason, urlError: .cancelled)
@@ -139,6 +147,7 @@ public struct TrustKitClient: ClientModel, Equatable {
     /// TSKTrustDecisionDomainNotPinned: handleChallenge answers PerformDefaultHandling, and the system's own
     /// evaluation (SSL policy for the host, the device trust store) decides.
     private func defaultHandling(_ connection: PresentedConnection, trace: inout Trace) -> PolicyEvaluation {
+        if validatorHooked { return hookedDecision("TSKTrustDecisionDomainNotPinned", trace: &trace, path: connection.serverTrust.certificates) }
         var trust = connection.serverTrust
         trust.policy = .ssl(host: connection.host)
         let result = trust.evaluate()
