@@ -147,7 +147,7 @@ public enum ScenarioEdit: Sendable {
             edited.client.ats.pinnedDomains = cycle[(now + 1) % cycle.count]
             edited.client.infoPlist = nil
         case .toggleHooks(let lesson):
-            let on = lesson.attacker.hooks.isEmpty ? scenario.client.libraries.hooks.map(\.name) : lesson.attacker.hooks
+            let on = lesson.attacker.hooks.isEmpty ? scenario.hookingEveryTool.attacker.hooks : lesson.attacker.hooks
             edited.attacker.hooks = scenario.attacker.hooks.isEmpty ? on : []
         case .reset(let lesson):
             return (lesson, "reset to the lesson as written")
@@ -157,6 +157,14 @@ public enum ScenarioEdit: Sendable {
 }
 
 extension Scenario {
+    /// This scenario with the attacker also inside the app's process, running every hook of the registry (what
+    /// `compare --hooked` and the `F` key turn on); the network attack stays.
+    public var hookingEveryTool: Scenario {
+        var hooked = self
+        hooked.attacker.hooks = client.libraries.hooks.map(\.name)
+        return hooked
+    }
+
     /// This scenario with the app on `release`. The policy keeps every setting `release` has; one it lacks
     /// takes the value the loader gives it (validatesCertificateChain YES, validatesDomainName at 2.0's
     /// default, the host as domain), and validatesDomainName leaving 2.0 takes `release`'s default. The

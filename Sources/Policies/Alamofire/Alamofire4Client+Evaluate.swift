@@ -8,6 +8,15 @@ extension Alamofire4Client {
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         let host = connection.host
         var trace = Trace()
+        if challengeHooked {
+            trace.add(
+                .urlSessionChallengeHook, .passed,
+                "hooked: \(RuntimeHook.urlSessionChallenge.target) → the completion handler gets UseCredential with credentialForTrust: "
+                    + "for any chain: SessionDelegate's ServerTrustPolicyManager is never asked")
+            trace.add(.challengeDisposition, .note, "UseCredential with credentialForTrust:, from the hook")
+            AlamofireSessionDelegate.noteATS(connection.serverTrust, host: host, trace: &trace)
+            return trace.accept(path: [])
+        }
         // if let serverTrustPolicy = session.serverTrustPolicyManager?.serverTrustPolicy(forHost: host), … {
         // } — otherwise disposition stays .performDefaultHandling
         guard let manager = serverTrustPolicyManager, let policy = manager.policies[host] else {

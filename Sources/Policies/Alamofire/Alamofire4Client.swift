@@ -7,6 +7,10 @@
 public struct Alamofire4Client: ClientModel, Hashable {
     /// `SessionManager(serverTrustPolicyManager:)` (default nil).
     public var serverTrustPolicyManager: ServerTrustPolicyManager?
+    /// True when the attacker's `urlSessionChallenge` hook answers in `SessionDelegate`'s place: Alamofire 4
+    /// implements the session-level `urlSession(_:didReceive:completionHandler:)`, the selector the hook matches
+    /// (Alamofire 5 answers in the task-level method only, which it does not).
+    public var challengeHooked = false
 
     public init(serverTrustPolicyManager: ServerTrustPolicyManager? = nil) {
         self.serverTrustPolicyManager = serverTrustPolicyManager
@@ -20,5 +24,15 @@ public struct ServerTrustPolicyManager: Hashable, Sendable {
 
     public init(policies: [String: ServerTrustPolicy]) {
         self.policies = policies
+    }
+}
+
+extension Alamofire4Client: HookableClient {
+    /// objection's URLSession hook replaces `SessionDelegate.urlSession(_:didReceive:completionHandler:)`'s answer.
+    public func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
+        guard hook == .urlSessionChallenge else { return nil }
+        var client = self
+        client.challengeHooked = true
+        return (client, nil)
     }
 }

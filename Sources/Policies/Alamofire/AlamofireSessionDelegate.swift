@@ -28,6 +28,12 @@ enum AlamofireSessionDelegate {
     /// system unless Info.plist exempts the host.
     static func useCredential(_ trust: ServerTrust, host: String, path: [Certificate], trace: inout Trace) -> PolicyEvaluation {
         trace.add(.challengeDisposition, .note, "the evaluation passed: SessionDelegate answers useCredential with URLCredential(trust:)")
+        noteATS(trust, host: host, trace: &trace)
+        return trace.accept(path: path)
+    }
+
+    /// The note that ATS would refuse, on a device, a chain the system does not trust (nothing when it does).
+    static func noteATS(_ trust: ServerTrust, host: String, trace: inout Trace) {
         let system = IOSClient.systemEvaluation(trust, host: host)
         if !system.isValid {
             trace.add(
@@ -36,7 +42,6 @@ enum AlamofireSessionDelegate {
                     + "the chain (\(SecurityPolicy.failures(system))), so the connection would fail unless Info.plist's NSAppTransportSecurity "
                     + "exempts '\(host)', as Alamofire's documentation warns")
         }
-        return trace.accept(path: path)
     }
 
     /// `cancelAuthenticationChallenge`: the request fails; `error` is what Alamofire reports, and URLSession's own
