@@ -30,9 +30,6 @@ public struct ServerTrustPolicyManager: Hashable, Sendable {
 extension Alamofire4Client: HookableClient {
     /// objection's URLSession hook replaces `SessionDelegate.urlSession(_:didReceive:completionHandler:)`'s answer.
     public func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
-        guard hook == .urlSessionChallenge else { return nil }
-        var client = self
-        client.challengeHooked = true
-        return (client, nil)
+        setting(\.challengeHooked, when: hook, is: .urlSessionChallenge)
     }
 }

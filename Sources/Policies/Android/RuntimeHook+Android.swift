@@ -14,9 +14,6 @@ extension TraceStep.Check {
 extension AndroidNetworkSecurityClient: HookableClient {
     /// The hook acts when the config is built, but only `checkPins` reads what it changed, so the trace shows it there.
     public func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
-        guard hook == .networkSecurityConfigPins else { return nil }
-        var client = self
-        client.pinsHooked = true
-        return (client, nil)
+        setting(\.pinsHooked, when: hook, is: .networkSecurityConfigPins)
     }
 }

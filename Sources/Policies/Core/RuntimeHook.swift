@@ -31,3 +31,14 @@ public protocol HookableClient: ClientModel {
     /// goes through the hooked method.
     func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)?
 }
+
+extension HookableClient {
+    /// The client with `flag` set when `hook` is `target`, for a hook that acts during the evaluation (where the
+    /// trace shows it); nil for any other hook.
+    func setting(_ flag: WritableKeyPath<Self, Bool>, when hook: RuntimeHook, is target: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
+        guard hook == target else { return nil }
+        var client = self
+        client[keyPath: flag] = true
+        return (client, nil)
+    }
+}

@@ -19,12 +19,6 @@ extension OkHttpClient: HookableClient {
     /// OkHttp builds its `SSLSocketFactory` through `SSLContext.init` with the platform trust manager, and checks
     /// pins in `CertificatePinner.check`: both hooks act during the evaluation, where the trace shows them.
     public func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
-        var client = self
-        switch hook {
-        case .certificatePinnerCheck: client.pinnerCheckHooked = true
-        case .sslContextTrustAll: client.handshakeTrustsAll = true
-        default: return nil
-        }
-        return (client, nil)
+        setting(\.pinnerCheckHooked, when: hook, is: .certificatePinnerCheck) ?? setting(\.handshakeTrustsAll, when: hook, is: .sslContextTrustAll)
     }
 }

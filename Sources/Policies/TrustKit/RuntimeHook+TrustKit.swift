@@ -16,10 +16,7 @@ extension TraceStep.Check {
 extension TrustKitClient: HookableClient {
     /// The hook acts when `evaluateTrust:forHostname:` returns, where the trace shows it.
     public func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
-        guard hook == .trustKitValidator else { return nil }
-        var client = self
-        client.validatorHooked = true
-        return (client, nil)
+        setting(\.validatorHooked, when: hook, is: .trustKitValidator)
     }
 
     /// The hooked validator's answer in place of `decision`: the steps that led to it stay, as a note when one
