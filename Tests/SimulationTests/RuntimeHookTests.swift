@@ -13,6 +13,8 @@ struct RuntimeHookTests {
         let hooks: [RuntimeHook]
         let hooked: (trusted: Bool, check: TraceStep.Check)
         let unhooked: (trusted: Bool, check: TraceStep.Check)
+        /// What the case changes in the lesson before it runs (nothing by default).
+        var edit: @Sendable (inout Scenario) -> Void = { _ in }
 
         var description: String { "\(lesson) as \(client.rawValue) with \(hooks.map(\.name).joined(separator: ", "))" }
     }
@@ -62,10 +64,54 @@ struct RuntimeHookTests {
         Case(
             lesson: "62-hooked-okhttp-certificate-pinner", client: .androidNSC, hooks: [.networkSecurityConfigPins],
             hooked: (true, .androidHostnameVerifier), unhooked: (false, .androidPinSet)),
+        // SecTrustEvaluate(WithError) forced to success, against a CA nobody installed: every evaluation the app's code makes
+        // reads success, but ATS's own evaluation is not hooked in mitmsim, and no comparison with pins is fooled.
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .afnetworking(.v4), hooks: [.secTrustEvaluate],
+            hooked: (true, .secTrustEvaluateHook), unhooked: (false, .chainTrust), edit: { $0.client.ats.allowsArbitraryLoads = true }),
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .afnetworking(.v4), hooks: [.secTrustEvaluate],
+            hooked: (false, .atsServerTrust), unhooked: (false, .chainTrust)),
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .afnetworking(.v4), hooks: [.secTrustEvaluate],
+            hooked: (false, .pinnedCertificateMatch), unhooked: (false, .chainTrust), edit: pinning(.certificate)),
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .afnetworking(.v4), hooks: [.secTrustEvaluate],
+            hooked: (false, .pinnedPublicKeyMatch), unhooked: (false, .chainTrust), edit: pinning(.publicKey)),
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .afnetworking(.v2_1), hooks: [.secTrustEvaluate],
+            hooked: (false, .everyCertificatePinned), unhooked: (false, .chainTrust),
+            edit: { pinning(.certificate)(&$0); $0.client.policy.allowInvalidCertificates = true; $0.client.policy.validatesDomainName = false }),
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .alamofire5, hooks: [.secTrustEvaluate],
+            hooked: (true, .secTrustEvaluateHook), unhooked: (false, .alamofireHostValidation)),
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .alamofire5, hooks: [.secTrustEvaluate],
+            hooked: (false, .alamofirePublicKeyPinning), unhooked: (false, .alamofireDefaultValidation), edit: pinning(.publicKey)),
+        // Alamofire 4's certificate pin with validateCertificateChain rests on the evaluation alone, with the pins as anchors.
+        Case(
+            lesson: "12-certificate-pin-vs-installed-ca", client: .alamofire4, hooks: [.secTrustEvaluate],
+            hooked: (true, .secTrustEvaluateHook), unhooked: (false, .alamofire4TrustEvaluation)),
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .alamofire4, hooks: [.secTrustEvaluate],
+            hooked: (false, .alamofire4PublicKeyPinning), unhooked: (false, .alamofire4TrustEvaluation), edit: pinning(.publicKey)),
+        Case(
+            lesson: "02-forged-untrusted-ca", client: .trustkit, hooks: [.secTrustEvaluate],
+            hooked: (false, .trustKitPinMatch), unhooked: (false, .trustKitChainValidation), edit: pinning(.publicKey)),
     ]
 
-    static func run(_ lesson: String, as client: ClientModelName, hooks: [RuntimeHook]) throws -> RunReport {
-        var scenario = Comparison.scenario(try ScenarioCatalog.builtIn.load(lesson), for: client)
+    /// The lesson's client pins 'bank-leaf' in `mode`.
+    static func pinning(_ mode: SSLPinningMode) -> @Sendable (inout Scenario) -> Void {
+        { scenario in
+            scenario.client.policy.pinningMode = mode
+            scenario.client.policy.pinnedCertificates = ["bank-leaf"]
+        }
+    }
+
+    static func run(_ lesson: String, as client: ClientModelName, hooks: [RuntimeHook], edit: (inout Scenario) -> Void = { _ in }) throws -> RunReport {
+        var scenario = try ScenarioCatalog.builtIn.load(lesson)
+        edit(&scenario)
+        scenario = Comparison.scenario(scenario, for: client)
         scenario.attacker.hooks = hooks.map(\.name)
         return try ScenarioRunner.run(scenario)
     }
@@ -73,8 +119,8 @@ struct RuntimeHookTests {
     @Test(arguments: cases.indices)
     func eachHookChangesTheVerdictOrTheDecidingStepOfTheLibraryItPatches(_ index: Int) throws {
         let c = Self.cases[index]
-        let hooked = try Self.run(c.lesson, as: c.client, hooks: c.hooks)
-        let unhooked = try Self.run(c.lesson, as: c.client, hooks: [])
+        let hooked = try Self.run(c.lesson, as: c.client, hooks: c.hooks, edit: c.edit)
+        let unhooked = try Self.run(c.lesson, as: c.client, hooks: [], edit: c.edit)
         #expect(hooked.trusted == c.hooked.trusted, "\(c)")
         #expect(hooked.decidingCheck == c.hooked.check, "\(c)")
         #expect(unhooked.trusted == c.unhooked.trusted, "\(c) without hooks")
@@ -128,7 +174,7 @@ struct RuntimeHookTests {
     @Test func compareHookedRunsEveryModelAgainstTheSameHookedAttack() throws {
         let lesson = try ScenarioCatalog.builtIn.load("12-certificate-pin-vs-installed-ca")
         let comparison = try Comparison(scenario: lesson.hookingEveryTool)
-        #expect(comparison.heading[1].contains("hooking setSSLPinningMode, setAllowInvalidCertificates, urlSessionChallenge"))
+        #expect(comparison.heading[1].contains("hooking setSSLPinningMode, setAllowInvalidCertificates, urlSessionChallenge, secTrustEvaluate"))
         let refused: [ClientModelName: TraceStep.Check] = [
             .alamofire5: .alamofireCertificatePinning, .androidNSC: .androidTrustAnchors, .curl: .curlPinnedPublicKey, .curl8_17: .curlPinnedPublicKey,
         ]
@@ -138,6 +184,23 @@ struct RuntimeHookTests {
             if let check = refused[row.client] { #expect(row.decidingCheck == check, "\(row.client)") }
             if row.client.afnetworking != nil { #expect(row.decidingCheck == .urlSessionChallengeHook, "\(row.client)") }
         }
+    }
+
+    @Test func theEvaluationHookLeavesTheSystemsDefaultHandlingAloneAndSaysSo() throws {
+        let hooked = try Self.run("02-forged-untrusted-ca", as: .afnetworking(.v4), hooks: [.secTrustEvaluate]) { $0.client.challengeHandler = .systemDefault }
+        let step = try #require(hooked.evaluation?.steps.first)
+        #expect(step.check == .secTrustEvaluateHook && step.outcome == .skipped)
+        #expect(step.detail.contains("URLSession's default handling evaluates, and mitmsim applies the hook to the app's own calls only"))
+        #expect(!hooked.trusted && hooked.decidingCheck == .systemTrust)
+    }
+
+    @Test func theEvaluationHookKeepsTheRealEvaluationAsANoteAndTheRealChainForThePins() throws {
+        let hooked = try Self.run("02-forged-untrusted-ca", as: .trustkit, hooks: [.secTrustEvaluate], edit: Self.pinning(.publicKey))
+        let steps = hooked.evaluation?.steps ?? []
+        let evaluation = try #require(steps.firstIndex { $0.check == .trustKitChainValidation })
+        #expect(steps[evaluation].outcome == .note && steps[evaluation].detail.hasSuffix("(that is what the hook replaces)"))
+        #expect(steps[evaluation + 1].check == .secTrustEvaluateHook && steps[evaluation + 1].outcome == .passed)
+        #expect(steps[evaluation + 2].check == .trustKitPinMatch && steps[evaluation + 2].detail.contains("'forged bank-leaf' -> 'attacker-ca'"))
     }
 
     @Test(arguments: [

@@ -17,6 +17,7 @@ enum AlamofireSessionDelegate {
             return trace.accept(path: system.path)
         }
         trace.add(.systemTrust, .failed, "\(evaluation) does not trust the chain (\(IOSClient.resultType(system))): \(SecurityPolicy.failures(system))")
+        trace.noteSystemEvaluationUnhooked()
         trace.add(
             .challengeDisposition, .note,
             "performDefaultHandling: the system does not trust the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)")
@@ -41,6 +42,7 @@ enum AlamofireSessionDelegate {
                 "this model judges Alamofire alone; on a device, ATS also asks \(IOSClient.systemEvaluationName(host: host)), which does not trust "
                     + "the chain (\(SecurityPolicy.failures(system))), so the connection would fail unless Info.plist's NSAppTransportSecurity "
                     + "exempts '\(host)', as Alamofire's documentation warns")
+            trace.noteSystemEvaluationUnhooked()
         }
     }
 

@@ -59,6 +59,7 @@ extension IOSClient {
                         "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and its SSL policy fails "
                             + "NSPinnedDomains's check (kSecTrustResultRecoverableTrustFailure, errSSLATSCertificateTrustViolation). \(rules.serverTrustRemedy)"
                     ))
+                steps += systemEvaluationUnhooked
                 return PolicyEvaluation(steps: steps, path: system.path, rejection: rejection, urlError: .secureConnectionFailed)
             }
         }
@@ -75,6 +76,7 @@ extension IOSClient {
                 .atsServerTrust, .failed,
                 "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and it does not (\(Self.resultType(system))): "
                     + "\(SecurityPolicy.failures(system)). \(rules.serverTrustRemedy)"))
+        steps += systemEvaluationUnhooked
         return PolicyEvaluation(steps: steps, path: system.path, rejection: .atsCertificateTrustViolation(failure), urlError: .secureConnectionFailed)
     }
 
@@ -243,11 +245,14 @@ extension IOSClient {
             .systemTrust, .failed,
             "\(evaluation) does not trust the chain: \(SecurityPolicy.failures(result)), so the task fails with \(NSURLError.serverCertificateUntrusted)")
         return Answer(
-            steps: steps + [disposition, refused], path: result.path, rejection: .untrustedChain(failure), urlError: .serverCertificateUntrusted,
+            steps: steps + [disposition, refused] + systemEvaluationUnhooked, path: result.path, rejection: .untrustedChain(failure), urlError: .serverCertificateUntrusted,
             leavesNothingToATS: "the system's default handling refused the chain, so there is no connection left for ATS to judge")
     }
 
     // MARK: - The system's default evaluation
+
+    /// The note after a refusal by the system's own evaluation when the `secTrustEvaluate` hook is on; none otherwise.
+    var systemEvaluationUnhooked: [TraceStep] { secTrustEvaluateHooked ? [RuntimeHook.systemEvaluationUnhooked] : [] }
 
     /// SecTrust as URLSession creates it: the presented chain, an SSL policy for the URL's host, the device's
     /// own anchors (none the app set), at the trust's time under its platform's rules.

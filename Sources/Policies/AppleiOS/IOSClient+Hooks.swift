@@ -24,9 +24,22 @@ extension IOSClient: HookableClient {
         case .urlSessionChallenge where challengeHandler != .systemDefault:
             client.challengeHooked = true
             return (client, nil)
+        case .secTrustEvaluate:
+            client.secTrustEvaluateHooked = true
+            client.policy.secTrustEvaluateHooked = asksPolicy
+            return (client, asksPolicy ? nil : TraceStep(hook.check, .skipped, "hooked: \(hook.target), but \(evaluatesNothing)"))
         default:
             return nil
         }
+    }
+
+    /// Why the `secTrustEvaluate` hook finds no evaluation in the app's code to change.
+    private var evaluatesNothing: String {
+        if challengeHooked { return "the hooked challenge method answers before the app's handler evaluates anything, so the hook changes nothing" }
+        if challengeHandler == .acceptAll { return "the app's challenge block evaluates nothing, so the hook changes nothing" }
+        return "the app has no challenge delegate method and makes no evaluation of its own: URLSession's default handling evaluates, "
+                + "and mitmsim applies the hook to the app's own calls only (whether the system's evaluation goes through the patched "
+                + "function is not documented)"
     }
 
     /// "AFSSLPinningModeCertificate".

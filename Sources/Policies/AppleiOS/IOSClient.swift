@@ -17,6 +17,9 @@ public struct IOSClient: Sendable, Equatable {
     public var pinnedKeys: [String: String]
     /// True when the attacker's `urlSessionChallenge` hook answers the server-trust challenge in the handler's place.
     public var challengeHooked = false
+    /// True when the attacker's `secTrustEvaluate` hook is on: `policy` reads success from its evaluations, and a
+    /// refusal by the system's own evaluation says the hook was not applied there.
+    public var secTrustEvaluateHooked = false
 
     public init(
         ats: AppTransportSecurity = AppTransportSecurity(), challengeHandler: ChallengeHandler = .afnetworking, policy: SecurityPolicy = .defaultPolicy,

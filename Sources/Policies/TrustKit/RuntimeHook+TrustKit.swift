@@ -14,9 +14,10 @@ extension TraceStep.Check {
 }
 
 extension TrustKitClient: HookableClient {
-    /// The hook acts when `evaluateTrust:forHostname:` returns, where the trace shows it.
+    /// The validator hook acts when `evaluateTrust:forHostname:` returns, the `secTrustEvaluate` hook in
+    /// `verifyPublicKeyPin`'s evaluation: the trace shows each where it acts.
     public func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
-        setting(\.validatorHooked, when: hook, is: .trustKitValidator)
+        setting(\.validatorHooked, when: hook, is: .trustKitValidator) ?? setting(\.secTrustEvaluateHooked, when: hook, is: .secTrustEvaluate)
     }
 
     /// The hooked validator's answer in place of `decision`: the steps that led to it stay, as a note when one

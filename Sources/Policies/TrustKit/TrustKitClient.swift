@@ -11,6 +11,8 @@ public struct TrustKitClient: ClientModel, Equatable {
     public var configuration: TrustKitConfiguration?
     /// True when the attacker's `trustKitValidator` hook replaces the validator's decision.
     public var validatorHooked = false
+    /// True when the attacker's `secTrustEvaluate` hook patches the `SecTrustEvaluate` that `verifyPublicKeyPin` calls.
+    public var secTrustEvaluateHooked = false
 
     public init(configuration: TrustKitConfiguration?) {
         self.configuration = configuration
@@ -19,7 +21,7 @@ public struct TrustKitClient: ClientModel, Equatable {
     /// TrustKit's decision on the connection's host (the protection space's host; `domain` is not used).
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         let host = connection.host
-        var trace = Trace()
+        var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         // NSString *domainConfigKey = getPinningConfigurationKeyForDomain(serverHostname, self.domainPinningPolicies);
         guard let configuration else {
             trace.add(.trustKitPolicyLookup, .note, "the app's TrustKit configuration pins no domain: TSKTrustDecisionDomainNotPinned")
@@ -77,12 +79,14 @@ public struct TrustKitClient: ClientModel, Equatable {
                 "TrustKit sets SecPolicyCreateSSL(YES, '\(host)') and evaluates the chain against the device trust store, which does not trust it "
                     + "(SecTrustEvaluate: \(type), neither kSecTrustResultUnspecified nor kSecTrustResultProceed): \(SecurityPolicy.failures(result)). TSKTrustEvaluationFailedInvalidCertificateChain blocks the connection\(evenReportOnly)"
             )
-            return block(trace: &trace, reason: .untrustedChain(failure), path: result.path)
+            guard trace.read(result, by: .trustKit).isValid else { return block(trace: &trace, reason: .untrustedChain(failure), path: result.path) }
+            return matchPins(policy, key: key, path: result.path, trace: &trace)
         }
         trace.add(
             .trustKitChainValidation, .passed,
             "TrustKit sets SecPolicyCreateSSL(YES, '\(host)') and the device trust store trusts the chain (SecTrustEvaluate: \(type)): path \(result.path.pathDescription)"
                 + SecurityPolicy.anchorClause(result))
+        trace.read(result, by: .trustKit)
         return matchPins(policy, key: key, path: result.path, trace: &trace)
     }
 
@@ -156,6 +160,7 @@ public struct TrustKitClient: ClientModel, Equatable {
             trace.add(
                 .trustKitDefaultHandling, .failed,
                 "\(evaluation) does not trust the chain (\(IOSClient.resultType(result))): \(SecurityPolicy.failures(result))")
+            trace.noteSystemEvaluationUnhooked()
             trace.add(
                 .challengeDisposition, .note, "the system refuses the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)")
             return PolicyEvaluation(

@@ -9,8 +9,8 @@ extension ClientLibrary {
             Model(.afnetworking(release)) { scenario, world in try scenario.iOSClient(release, in: world) }
         },
         checks: TraceStep.Check.afNetworkingChecks + TraceStep.Check.appleIOSChecks
-            + [.setSSLPinningModeHook, .setAllowInvalidCertificatesHook, .urlSessionChallengeHook],
-        lessonOptions: [], hooks: [.setSSLPinningMode, .setAllowInvalidCertificates, .urlSessionChallenge],
+            + [.setSSLPinningModeHook, .setAllowInvalidCertificatesHook, .urlSessionChallengeHook, .secTrustEvaluateHook],
+        lessonOptions: [], hooks: [.setSSLPinningMode, .setAllowInvalidCertificates, .urlSessionChallenge, .secTrustEvaluate],
         clientKeys: Set(ClientSpec.CodingKeys.allCases.map(\.stringValue)), auditJudges: { $0.iOSJudges })
 }
 
