@@ -81,7 +81,11 @@ struct RuntimeHookTests {
         Case(
             lesson: "02-forged-untrusted-ca", client: .afnetworking(.v2_1), hooks: [.secTrustEvaluate],
             hooked: (false, .everyCertificatePinned), unhooked: (false, .chainTrust),
-            edit: { pinning(.certificate)(&$0); $0.client.policy.allowInvalidCertificates = true; $0.client.policy.validatesDomainName = false }),
+            edit: {
+                pinning(.certificate)(&$0)
+                $0.client.policy.allowInvalidCertificates = true
+                $0.client.policy.validatesDomainName = false
+            }),
         Case(
             lesson: "02-forged-untrusted-ca", client: .alamofire5, hooks: [.secTrustEvaluate],
             hooked: (true, .secTrustEvaluateHook), unhooked: (false, .alamofireHostValidation)),

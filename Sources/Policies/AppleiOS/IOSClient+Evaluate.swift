@@ -245,7 +245,8 @@ extension IOSClient {
             .systemTrust, .failed,
             "\(evaluation) does not trust the chain: \(SecurityPolicy.failures(result)), so the task fails with \(NSURLError.serverCertificateUntrusted)")
         return Answer(
-            steps: steps + [disposition, refused] + systemEvaluationUnhooked, path: result.path, rejection: .untrustedChain(failure), urlError: .serverCertificateUntrusted,
+            steps: steps + [disposition, refused] + systemEvaluationUnhooked, path: result.path, rejection: .untrustedChain(failure),
+            urlError: .serverCertificateUntrusted,
             leavesNothingToATS: "the system's default handling refused the chain, so there is no connection left for ATS to judge")
     }
 

@@ -38,8 +38,8 @@ extension IOSClient: HookableClient {
         if challengeHooked { return "the hooked challenge method answers before the app's handler evaluates anything, so the hook changes nothing" }
         if challengeHandler == .acceptAll { return "the app's challenge block evaluates nothing, so the hook changes nothing" }
         return "the app has no challenge delegate method and makes no evaluation of its own: URLSession's default handling evaluates, "
-                + "and mitmsim applies the hook to the app's own calls only (whether the system's evaluation goes through the patched "
-                + "function is not documented)"
+            + "and mitmsim applies the hook to the app's own calls only (whether the system's evaluation goes through the patched "
+            + "function is not documented)"
     }
 
     /// "AFSSLPinningModeCertificate".
