@@ -1,8 +1,9 @@
 import PKI
 
-/// The Security framework's evaluation functions, replaced with Frida's `Interceptor.replace` (as0ler's
-/// `frida-scripts`, `ios/pinning/disable_sectrustEvaluate.js`; rustymagnet3000's `frida_scripts`,
-/// `scripts/c_sectrustevaluate.js`). Neither objection nor HTTP Toolkit makes this hook.
+/// The Security framework's evaluation functions, replaced with Frida's `Interceptor.replace`, as in as0ler's
+/// `frida-scripts` (`ios/pinning/disable_sectrustEvaluate.js`, which mitmsim models) and rustymagnet3000's
+/// `frida_scripts` (`scripts/c_sectrustevaluate.js`, the same without calling the original). Neither objection
+/// nor HTTP Toolkit makes this hook.
 extension RuntimeHook {
     /// `SecTrustEvaluate` (the original runs, then `kSecTrustResultProceed` and `errSecSuccess` are returned) and
     /// `SecTrustEvaluateWithError` (true, no error): every caller in the app's process reads success. mitmsim
