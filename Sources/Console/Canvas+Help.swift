@@ -20,6 +20,7 @@ extension Canvas {
         ("p", "cycle the pinning mode: none, publicKey, certificate"),
         ("P", "choose the pinned certificates"),
         ("A", "cycle the attack"),
+        ("F", "the attacker inside the app's process: the lesson's hooks (or every tool's) on, or off"),
         ("t", "the attacker's CA: installed, then full trust off, then removed"),
         ("c", "clock: the lesson's time, or a day after the server's leaf expires"),
         ("D", "domain: the host, or nil (the policy is not told the host)"),

@@ -30,26 +30,32 @@ extension AttackSpec {
         }
     }
 
-    /// "forge with 'attacker-ca'", "present 'other-host'", "none".
+    /// "forge with 'attacker-ca'", "present 'other-host'", "none", then the hooks when there are any
+    /// ("misissued with 'public-ca', hooking setSSLPinningMode").
     public var summary: String {
-        switch attack {
-        case .forge, .misissued: "\(attack.rawValue) with '\(authority ?? "")'"
-        case .present: "present '\(leaf ?? "")'" + (chain.isEmpty ? "" : " with " + chain.map { "'\($0)'" }.joined(separator: ", "))
-        default: attack.rawValue
-        }
+        let network =
+            switch attack {
+            case .forge, .misissued: "\(attack.rawValue) with '\(authority ?? "")'"
+            case .present: "present '\(leaf ?? "")'" + (chain.isEmpty ? "" : " with " + chain.map { "'\($0)'" }.joined(separator: ", "))
+            default: attack.rawValue
+            }
+        return hooks.isEmpty ? network : "\(network), hooking \(hooks.joined(separator: ", "))"
     }
 
     /// Every attack `scenario`'s world can stage, in a fixed order: none, passthrough, forge (with each
     /// CA the device does not trust), self-signed, replay, mis-issue (with each trusted CA outside the
     /// server's chain), stolen key; the lesson's own attack stays in the cycle when the list lacks it.
+    /// The hooks go with every choice: the network attack and the hooked process are chosen apart (the console's
+    /// `A` and `F` keys).
     public static func choices(in scenario: Scenario) -> [AttackSpec] {
         let served = Set([scenario.server.leaf] + scenario.server.chain)
         let outside = scenario.world.authorities.filter { !served.contains($0.id) }
-        var choices = [AttackSpec(.none), AttackSpec(.passthrough)]
-        choices += outside.filter { $0.deviceTrust?.isAnchor != true }.map { AttackSpec(.forge, authority: $0.id) }
-        choices += [AttackSpec(.selfSigned), AttackSpec(.replayRealChain)]
-        choices += outside.filter { $0.deviceTrust?.isAnchor == true }.map { AttackSpec(.misissued, authority: $0.id) }
-        choices.append(AttackSpec(.stolenKey))
+        let hooks = scenario.attacker.hooks
+        var choices = [AttackSpec(.none, hooks: hooks), AttackSpec(.passthrough, hooks: hooks)]
+        choices += outside.filter { $0.deviceTrust?.isAnchor != true }.map { AttackSpec(.forge, authority: $0.id, hooks: hooks) }
+        choices += [AttackSpec(.selfSigned, hooks: hooks), AttackSpec(.replayRealChain, hooks: hooks)]
+        choices += outside.filter { $0.deviceTrust?.isAnchor == true }.map { AttackSpec(.misissued, authority: $0.id, hooks: hooks) }
+        choices.append(AttackSpec(.stolenKey, hooks: hooks))
         if !choices.contains(scenario.attacker) { choices.insert(scenario.attacker, at: 0) }
         return choices
     }

@@ -13,15 +13,19 @@ public struct AttackSpec: Sendable, Decodable, Equatable {
     /// For `present`: the leaf the attacker shows (it holds its key) and what follows it.
     public var leaf: String?
     public var chain: [String] = []
+    /// The runtime hooks of an attacker who also controls the app's process, by name (`RuntimeHook.name`): they
+    /// patch the client's decision, while the attack above still happens on the network.
+    public var hooks: [String] = []
 
-    public init(_ attack: Kind = .none, authority: String? = nil, leaf: String? = nil, chain: [String] = []) {
+    public init(_ attack: Kind = .none, authority: String? = nil, leaf: String? = nil, chain: [String] = [], hooks: [String] = []) {
         self.attack = attack
         self.authority = authority
         self.leaf = leaf
         self.chain = chain
+        self.hooks = hooks
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case attack, authority, leaf, chain }
+    enum CodingKeys: String, CodingKey, CaseIterable { case attack, authority, leaf, chain, hooks }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
@@ -29,5 +33,6 @@ public struct AttackSpec: Sendable, Decodable, Equatable {
         authority = try container.decodeValueIfPresent(String.self, forKey: .authority)
         leaf = try container.decodeValueIfPresent(String.self, forKey: .leaf)
         chain = try container.decodeStrings(forKey: .chain)
+        hooks = try container.decodeStrings(forKey: .hooks)
     }
 }

@@ -16,9 +16,9 @@ public enum LessonKey: Sendable, Equatable {
     case leavePins
 
     /// The walkthrough's edit keys, in the order the console's help lists them.
-    public static let editKeys: [Character] = ["a", "d", "p", "A", "t", "c", "D", "v", "L", "H", "S", "E", "I", "r"]
+    public static let editKeys: [Character] = ["a", "d", "p", "A", "F", "t", "c", "D", "v", "L", "H", "S", "E", "I", "r"]
 
-    /// The edit a walkthrough key makes; `lesson` is the lesson as written (what `t`, `c`, `E` and `r` go back
+    /// The edit a walkthrough key makes; `lesson` is the lesson as written (what `t`, `c`, `E`, `F` and `r` go back
     /// to). Nil for a key that edits nothing.
     public static func edit(for key: Character, lesson: Scenario) -> ScenarioEdit? {
         switch key {
@@ -26,6 +26,7 @@ public enum LessonKey: Sendable, Equatable {
         case "d": .toggleValidatesDomainName
         case "p": .nextPinningMode
         case "A": .nextAttack
+        case "F": .toggleHooks(lesson: lesson)
         case "t": .toggleAttackerCA(lesson: lesson)
         case "c": .toggleClock(lesson: lesson)
         case "D": .toggleDomain

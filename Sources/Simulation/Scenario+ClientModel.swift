@@ -11,8 +11,16 @@ extension Scenario {
         guard let model = client.libraries.model(named: client.library) else {
             throw ScenarioError(file: file, path: "client.library", reason: "'\(client.library)' is not a client model (\(client.libraries.names))")
         }
-        return try model.build(self, world)
+        let built = try model.build(self, world)
+        guard !attacker.hooks.isEmpty else { return built }
+        guard let hooks = client.libraries.hooks(named: attacker.hooks) else {
+            throw ScenarioError(file: file, path: "attacker.hooks", reason: "names a hook no client library has (\(hookNames))")
+        }
+        return HookedClient(built, hooks: hooks, displayName: client.library.displayName)
     }
+
+    /// Every hook a lesson may name, as error messages list them.
+    var hookNames: String { client.libraries.hooks.map(\.name).joined(separator: ", ") }
 
     /// The lesson's pins as the key-pinning libraries take them: the keys of the pinned certificates, or none
     /// in pinning mode none (these libraries pin keys whichever mode an AFNetworking lesson chose).

@@ -36,6 +36,9 @@ public enum ScenarioEdit: Sendable {
     /// The `NSPinnedDomains` entries that cover the server's host: the lesson's, then only the first identity of
     /// each list (no backup), then none, then the lesson's again. Other entries stay.
     case nextPinnedIdentities(lesson: Scenario)
+    /// The attacker inside the app's process: its hooks off, or on (`lesson`'s hooks, or when it has none every
+    /// hook of the registry, as a tester runs every unpinning script at once). The network attack stays.
+    case toggleHooks(lesson: Scenario)
     /// Back to the lesson as written.
     case reset(lesson: Scenario)
 
@@ -47,7 +50,8 @@ public enum ScenarioEdit: Sendable {
         case .toggleAttackerCA, .toggleClock, .toggleDomain, .nextTLSVersions, .nextChallengeHandler, .toggleArbitraryLoads,
             .toggleInsecureHTTPException, .nextPinnedIdentities, .reset:
             true
-        case .toggleAllowInvalidCertificates, .toggleValidatesDomainName, .nextPinningMode, .nextAttack, .togglePin, .matrixCell, .nextLibrary:
+        case .toggleAllowInvalidCertificates, .toggleValidatesDomainName, .nextPinningMode, .nextAttack, .togglePin, .matrixCell, .nextLibrary,
+            .toggleHooks:
             false
         }
     }
@@ -142,6 +146,9 @@ public enum ScenarioEdit: Sendable {
             let now = cycle.firstIndex(of: scenario.client.ats.pinnedDomains) ?? cycle.count - 1
             edited.client.ats.pinnedDomains = cycle[(now + 1) % cycle.count]
             edited.client.infoPlist = nil
+        case .toggleHooks(let lesson):
+            let on = lesson.attacker.hooks.isEmpty ? scenario.hookingEveryTool.attacker.hooks : lesson.attacker.hooks
+            edited.attacker.hooks = scenario.attacker.hooks.isEmpty ? on : []
         case .reset(let lesson):
             return (lesson, "reset to the lesson as written")
         }
@@ -150,6 +157,14 @@ public enum ScenarioEdit: Sendable {
 }
 
 extension Scenario {
+    /// This scenario with the attacker also inside the app's process, running every hook of the registry (what
+    /// `compare --hooked` and the `F` key turn on); the network attack stays.
+    public var hookingEveryTool: Scenario {
+        var hooked = self
+        hooked.attacker.hooks = client.libraries.hooks.map(\.name)
+        return hooked
+    }
+
     /// This scenario with the app on `release`. The policy keeps every setting `release` has; one it lacks
     /// takes the value the loader gives it (validatesCertificateChain YES, validatesDomainName at 2.0's
     /// default, the host as domain), and validatesDomainName leaving 2.0 takes `release`'s default. The

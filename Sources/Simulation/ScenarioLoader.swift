@@ -275,6 +275,11 @@ public enum ScenarioLoader {
             throw fail("client.pkcs12Password", "needs world.clientIdentity (the .p12 the app imports with this password)")
         }
         let attacker = scenario.attacker
+        for (index, name) in attacker.hooks.enumerated() {
+            let path = "attacker.hooks[\(index)]"
+            guard scenario.client.libraries.hookChoices[name] != nil else { throw fail(path, "'\(name)' is not a runtime hook (\(scenario.hookNames))") }
+            guard !attacker.hooks.prefix(index).contains(name) else { throw fail(path, "'\(name)' is named twice (each hook is applied once)") }
+        }
         switch attacker.attack {
         case .forge, .misissued:
             guard let id = attacker.authority else { throw fail("attacker.authority", "missing (\(attacker.attack.rawValue) needs the CA that signs)") }

@@ -16,8 +16,12 @@ extension MitmSim {
         @Option(help: "Output format.")
         var format: ReportFormat = .text
 
+        @Flag(help: "Put the attacker inside the app's process too: every runtime hook of the public unpinning tools (the console's F key).")
+        var hooked = false
+
         func run() throws {
-            let lesson = try options.load(scenario)
+            let loaded = try options.load(scenario)
+            let lesson = hooked ? loaded.hookingEveryTool : loaded
             let comparison: Comparison
             do {
                 comparison = try Comparison(scenario: lesson)

@@ -162,12 +162,39 @@ struct ConsoleUpdateTests {
         #expect(render(state, size: Size(columns: 80, rows: 24)).text.contains("REJECTED at chainTrust"))
     }
 
+    @Test func pressingFPutsTheAttackerInsideTheAppsProcessAndTakesItOutAgain() throws {
+        var state = ConsoleRenderTests.walkthrough("12-certificate-pin-vs-installed-ca")
+        #expect(state.report?.verdict == "REJECTED at pinnedAnchors")
+
+        Self.press([.character("F")], &state)
+        let hooks = ClientLibraries.builtIn.hooks.map(\.name)
+        #expect(state.scenario?.attacker.hooks == hooks)
+        #expect(state.report?.verdict == "ACCEPTED at urlSessionChallengeHook")
+        #expect(state.change?.hasPrefix("attack forge with 'attacker-ca' → forge with 'attacker-ca', hooking setSSLPinningMode, ") == true)
+        let screen = render(state, size: Size(columns: 80, rows: 24)).text
+        #expect(screen.contains("ACCEPTED at urlSessionChallengeHook"))
+
+        Self.press([.character("F")], &state)
+        #expect(state.scenario?.attacker.hooks == [])
+        #expect(state.report?.verdict == "REJECTED at pinnedAnchors")
+    }
+
+    @Test func pressingFInAHookedLessonTakesItsOwnHooksOffAndPutsThemBack() throws {
+        var state = ConsoleRenderTests.walkthrough("61-hooked-afnetworking-setters")
+        #expect(state.report?.verdict == "ACCEPTED at chainTrust")
+        Self.press([.character("F")], &state)
+        #expect(state.report?.verdict == "REJECTED at pinnedAnchors")
+        Self.press([.character("F")], &state)
+        #expect(state.scenario?.attacker.hooks == ["setSSLPinningMode"])
+        #expect(state.report?.verdict == "ACCEPTED at chainTrust")
+    }
+
     @Test func helpListsEveryKeyAndQuitLeavesFromTheList() {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
         Self.press([.character("?")], &state)
         let help = render(state, size: Size(columns: 120, rows: 40)).text
         for key in [
-            "Tab", "↑ ↓ PgUp PgDn", "→ ← Space", "Enter", "j", "a", "d", "p", "P", "A", "t", "c", "D", "v", "L", "H", "S E", "r", "x i", "m", "C", "y n",
+            "Tab", "↑ ↓ PgUp PgDn", "→ ← Space", "Enter", "j", "a", "d", "p", "P", "A", "F", "t", "c", "D", "v", "L", "H", "S E", "r", "x i", "m", "C", "y n",
             "q Esc",
         ] {
             #expect(help.contains("\n  \(key) "), "\(key)")

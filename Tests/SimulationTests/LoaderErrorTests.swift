@@ -101,7 +101,7 @@ struct LoaderErrorTests {
         ("  reveal: R\n", "", "x.yaml: lesson.reveal: missing"),
         (
             "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"a z\"\n      trusted: true\n",
-            "x.yaml: lesson.tries[0].keys: 'z' is not a key that changes the lesson in the walkthrough: a, d, p, A, t, c, D, v, L, H, S, E, I, r or P"
+            "x.yaml: lesson.tries[0].keys: 'z' is not a key that changes the lesson in the walkthrough: a, d, p, A, F, t, c, D, v, L, H, S, E, I, r or P"
         ),
         (
             "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"P j x\"\n      trusted: true\n",
@@ -109,7 +109,7 @@ struct LoaderErrorTests {
         ),
         (
             "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \"j\"\n      trusted: true\n",
-            "x.yaml: lesson.tries[0].keys: 'j' is not a key that changes the lesson in the walkthrough: a, d, p, A, t, c, D, v, L, H, S, E, I, r or P"
+            "x.yaml: lesson.tries[0].keys: 'j' is not a key that changes the lesson in the walkthrough: a, d, p, A, F, t, c, D, v, L, H, S, E, I, r or P"
         ),
         (
             "  reveal: R\n", "  reveal: R\n  tries:\n    - keys: \" \"\n      trusted: true\n",

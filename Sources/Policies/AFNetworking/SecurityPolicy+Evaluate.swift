@@ -18,7 +18,7 @@ extension SecurityPolicy {
 
     /// AFNetworking 4.0.1, 4.0.0 and 3.x: 3.x only evaluates the chain before reading allowInvalidCertificates.
     private func evaluate4(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
-        var trace = Trace()
+        var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
 
         if let rejection = applyDomainGuard(domain: domain, trace: &trace) { return rejection }
 
@@ -129,7 +129,7 @@ extension SecurityPolicy {
         } else {
             trace.add(.pinnedAnchors, .failed, "\(anchors)\(evenIf): not trusted (\(type)) because \(Self.failures(result))")
         }
-        return result
+        return trace.read(result, by: .afServerTrustIsValid)
     }
 
     /// Some certificate of `path`, searched in `order`, is byte-equal to a pinned one: YES, else NO.
@@ -289,12 +289,14 @@ extension SecurityPolicy {
 /// Collects steps and builds the final `PolicyEvaluation` (every release's procedure uses it).
 struct Trace {
     var steps: [TraceStep] = []
+    /// True when the attacker's `secTrustEvaluate` hook patches the evaluations the app's code makes (`read(_:by:)`).
+    var secTrustEvaluateHooked = false
 
     mutating func add(_ check: TraceStep.Check, _ outcome: TraceStep.Outcome, _ detail: String) {
         steps.append(TraceStep(check, outcome, detail))
     }
 
-    /// Records AFServerTrustIsValid against the device trust store; returns whether it held.
+    /// Records AFServerTrustIsValid against the device trust store; returns whether it held (for the app, with the hook).
     mutating func recordDeviceTrust(_ result: TrustResult) -> Bool {
         let type = SecurityPolicy.deviceResultClause(result)
         if result.isValid {
@@ -309,7 +311,7 @@ struct Trace {
         } else {
             add(.chainTrust, .failed, "the device trust store does not validate the chain (\(type)): \(SecurityPolicy.failures(result))")
         }
-        return result.isValid
+        return read(result, by: .afServerTrustIsValid).isValid
     }
 
     func accept(path: [Certificate]) -> PolicyEvaluation {

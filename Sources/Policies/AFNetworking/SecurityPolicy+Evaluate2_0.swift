@@ -4,7 +4,7 @@ extension SecurityPolicy {
     /// AFNetworking 2.0.x: only `-evaluateServerTrust:` exists, so no domain and no policy of its own; pinning
     /// modes never evaluate the chain, so any pinned certificate (or key) in it is enough.
     func evaluateWithoutDomain(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
-        var trace = Trace()
+        var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         // - (BOOL)evaluateServerTrust:(SecTrustRef)serverTrust   (no forDomain:, no SecTrustSetPolicies)
         let ignored = domain.map { " (the domain '\($0)' is not used)" } ?? ""
         let verdictUnused =

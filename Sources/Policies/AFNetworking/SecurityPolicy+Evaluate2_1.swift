@@ -5,7 +5,7 @@ extension SecurityPolicy {
     /// `validatesCertificateChain`. 2.1.0 requires a valid chain in pinning modes; 2.2.0 lets
     /// allowInvalidCertificates skip that and then compares the leaf's common name with the domain.
     func evaluateWithCFNetworkPolicy(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
-        var trace = Trace()
+        var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         recordMissingDomainGuard(domain: domain, trace: &trace)
         // No SecTrustSetPolicies: the trust is evaluated as the challenge handed it over.
         trace.add(
@@ -20,14 +20,13 @@ extension SecurityPolicy {
         if SSLPinningMode == .none { return acceptWithoutPinning(trust: serverTrust, trace: &trace) }
 
         let result = serverTrust.evaluate()
-        if version == .v2_1 {
-            guard result.isValid || !allowInvalidCertificates else {
-                trace.add(
-                    .chainTrust, .failed,
-                    "the device trust store does not validate the chain (\(Self.deviceResultClause(result))): \(Self.failures(result)) (\(version.displayName) requires a valid "
-                        + "chain in pinning modes: allowInvalidCertificates YES only matters in mode none)")
-                return trace.reject(result)
-            }
+        if version == .v2_1, !result.isValid, allowInvalidCertificates {
+            trace.add(
+                .chainTrust, .failed,
+                "the device trust store does not validate the chain (\(Self.deviceResultClause(result))): \(Self.failures(result)) (\(version.displayName) requires a valid "
+                    + "chain in pinning modes: allowInvalidCertificates YES only matters in mode none)")
+            guard trace.read(result, by: .afServerTrustIsValid).isValid else { return trace.reject(result) }
+        } else if version == .v2_1 {
             guard trace.recordDeviceTrust(result) else { return trace.reject(result) }
         } else {
             guard recordValidityBeforeAllowInvalid(result, trace: &trace) else { return trace.reject(result) }

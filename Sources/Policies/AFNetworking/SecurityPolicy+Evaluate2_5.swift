@@ -6,7 +6,7 @@ extension SecurityPolicy {
     /// 2.5.x has `validatesCertificateChain`. Mode none differs per release (2.5.0: no host name by default;
     /// 2.5.1: no evaluation at all; 2.5.2 on: as 4.x).
     func evaluateSettingPolicies(serverTrust: ServerTrust, forDomain domain: String?) -> PolicyEvaluation {
-        var trace = Trace()
+        var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         if version == .v2_6 {
             // 2.6.0 added the rule 4.x still has, word for word.
             if let rejection = applyDomainGuard(domain: domain, trace: &trace) { return rejection }

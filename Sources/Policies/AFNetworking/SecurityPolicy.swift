@@ -19,6 +19,9 @@ public struct SecurityPolicy: Sendable, Equatable {
     /// AF 2.1–2.5.4: `validatesCertificateChain` (default YES): every certificate of the chain (or its key)
     /// must be pinned, not just one. Releases without the property ignore it.
     public var validatesCertificateChain: Bool
+    /// Not AFNetworking's: true when the attacker's `secTrustEvaluate` hook patches the `SecTrustEvaluate` that
+    /// `AFServerTrustIsValid` calls, so every evaluation the policy makes reads success.
+    public var secTrustEvaluateHooked = false
 
     /// AF: `pinnedPublicKeys`, derived from `pinnedCertificates` (their SubjectPublicKeyInfo DER).
     public var pinnedPublicKeys: Set<[UInt8]> { Set(pinnedCertificates.map(\.publicKeyInfo)) }

@@ -7,7 +7,16 @@ extension Alamofire4Client {
     /// challenge and the task fails with URLSession's NSURLErrorCancelled.
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         let host = connection.host
-        var trace = Trace()
+        var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
+        if challengeHooked {
+            trace.add(
+                .urlSessionChallengeHook, .passed,
+                "hooked: \(RuntimeHook.urlSessionChallenge.target) → the completion handler gets UseCredential with credentialForTrust: "
+                    + "for any chain: SessionDelegate's ServerTrustPolicyManager is never asked")
+            trace.add(.challengeDisposition, .note, "UseCredential with credentialForTrust:, from the hook")
+            AlamofireSessionDelegate.noteATS(connection.serverTrust, host: host, trace: &trace)
+            return trace.accept(path: [])
+        }
         // if let serverTrustPolicy = session.serverTrustPolicyManager?.serverTrustPolicy(forHost: host), … {
         // } — otherwise disposition stays .performDefaultHandling
         guard let manager = serverTrustPolicyManager, let policy = manager.policies[host] else {
@@ -46,7 +55,8 @@ extension Alamofire4Client {
                 &trust, validateHost: validateHost, host: host, how: " and SecPolicyCreateRevocation(\(flags))", trace: &trace,
                 revocation: flags)
             if let failure = result.reason { return (result.path, .untrustedChain(failure)) }
-            return (result.path, flags.contains(.requirePositiveResponse) ? .alamofireRevocationCheckFailed : nil)
+            // The revocation policy is one of the trust's policies, so the hooked SecTrustEvaluate answers for it too.
+            return (result.path, flags.contains(.requirePositiveResponse) && !trace.secTrustEvaluateHooked ? .alamofireRevocationCheckFailed : nil)
 
         case .pinCertificates(let certificates, true, let validateHost):
             // SecTrustSetAnchorCertificates(serverTrust, pinnedCertificates as CFArray)
@@ -112,7 +122,7 @@ extension Alamofire4Client {
         let what = "trustIsValid evaluates with \(policy)\(how)\(store)"
         guard result.isValid, let revocation else {
             trace.add(.alamofire4TrustEvaluation, result.isValid ? .passed : .failed, "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust))")
-            return result
+            return trace.read(result, by: .alamofire4TrustIsValid)
         }
         let unknown = "no CRL or OCSP responder is reachable in the simulation, so no certificate's revocation status is known"
         if revocation.contains(.requirePositiveResponse) {
@@ -125,7 +135,7 @@ extension Alamofire4Client {
                 .alamofire4TrustEvaluation, .passed,
                 "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); \(unknown), and without .requirePositiveResponse an unknown status passes")
         }
-        return result
+        return trace.read(result, by: .alamofire4TrustIsValid)
     }
 
     /// `ServerTrustPolicy.publicKeys(for: serverTrust)` against the pinned keys: the keys of the chain the trust built.

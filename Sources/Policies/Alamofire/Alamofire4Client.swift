@@ -7,6 +7,12 @@
 public struct Alamofire4Client: ClientModel, Hashable {
     /// `SessionManager(serverTrustPolicyManager:)` (default nil).
     public var serverTrustPolicyManager: ServerTrustPolicyManager?
+    /// True when the attacker's `urlSessionChallenge` hook answers in `SessionDelegate`'s place: Alamofire 4
+    /// implements the session-level `urlSession(_:didReceive:completionHandler:)`, the selector the hook matches
+    /// (Alamofire 5 answers in the task-level method only, which it does not).
+    public var challengeHooked = false
+    /// True when the attacker's `secTrustEvaluate` hook patches the `SecTrustEvaluate` that `trustIsValid` calls.
+    public var secTrustEvaluateHooked = false
 
     public init(serverTrustPolicyManager: ServerTrustPolicyManager? = nil) {
         self.serverTrustPolicyManager = serverTrustPolicyManager
@@ -20,5 +26,13 @@ public struct ServerTrustPolicyManager: Hashable, Sendable {
 
     public init(policies: [String: ServerTrustPolicy]) {
         self.policies = policies
+    }
+}
+
+extension Alamofire4Client: HookableClient {
+    /// objection's URLSession hook replaces `SessionDelegate.urlSession(_:didReceive:completionHandler:)`'s answer;
+    /// the `secTrustEvaluate` hook acts in `trustIsValid`, where the trace shows it.
+    public func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
+        setting(\.challengeHooked, when: hook, is: .urlSessionChallenge) ?? setting(\.secTrustEvaluateHooked, when: hook, is: .secTrustEvaluate)
     }
 }

@@ -8,7 +8,7 @@ extension Alamofire5Client {
     /// `.defaultEvaluationFailed`, `.hostValidationFailed` and `.revocationCheckFailed` come only from its iOS 10–11 path.
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         let host = connection.host
-        var trace = Trace()
+        var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         // guard let evaluator = try stateProvider?.serverTrustManager?.serverTrustEvaluator(forHost: host) else {
         //     return (.performDefaultHandling, nil, nil) }
         guard let manager = serverTrustManager else {
@@ -179,12 +179,17 @@ private struct EvaluatorRun {
         trust.policy = policy
         let result = trust.evaluate()
         path = result.path
-        guard let failure = result.reason else {
-            trace.add(check, .passed, "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust))")
-            return nil
-        }
-        trace.add(check, .failed, "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); it throws \(Alamofire5Client.trustEvaluationFailed)")
-        return Thrown(reason: .untrustedChain(failure), error: Alamofire5Client.trustEvaluationFailed)
+        let thrown = result.reason.map { Thrown(reason: .untrustedChain($0), error: Alamofire5Client.trustEvaluationFailed) }
+        let throwing = thrown == nil ? "" : "; it throws \(Alamofire5Client.trustEvaluationFailed)"
+        trace.add(check, thrown == nil ? .passed : .failed, "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust))\(throwing)")
+        return hooked(thrown, result)
+    }
+
+    /// What the evaluation just recorded throws for the app: `thrown`, or nothing once the hooked
+    /// `SecTrustEvaluateWithError` says true.
+    private mutating func hooked(_ thrown: Thrown?, _ result: TrustResult) -> Thrown? {
+        trace.read(result, by: .alamofire5Evaluate)
+        return trace.secTrustEvaluateHooked ? nil : thrown
     }
 
     /// "against the device trust store" or "against the pinned anchors only".
@@ -203,20 +208,20 @@ private struct EvaluatorRun {
             trace.add(
                 .alamofireRevocationCheck, .failed,
                 "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); it throws \(Alamofire5Client.trustEvaluationFailed)")
-            return Thrown(reason: .untrustedChain(failure), error: Alamofire5Client.trustEvaluationFailed)
+            return hooked(Thrown(reason: .untrustedChain(failure), error: Alamofire5Client.trustEvaluationFailed), result)
         }
         let unknown = "no CRL or OCSP responder is reachable in the simulation, so no certificate's revocation status is known"
         guard options.contains(.requirePositiveResponse) else {
             trace.add(
                 .alamofireRevocationCheck, .passed,
                 "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); \(unknown), and without .requirePositiveResponse an unknown status passes")
-            return nil
+            return hooked(nil, result)
         }
         trace.add(
             .alamofireRevocationCheck, .failed,
             "\(what): \(AlamofireSessionDelegate.verdict(result, of: trust)); but \(unknown), and .requirePositiveResponse makes an unknown status fail: "
                 + "it throws \(Alamofire5Client.trustEvaluationFailed)")
-        return Thrown(reason: .alamofireRevocationCheckFailed, error: Alamofire5Client.trustEvaluationFailed)
+        return hooked(Thrown(reason: .alamofireRevocationCheckFailed, error: Alamofire5Client.trustEvaluationFailed), result)
     }
 
     // MARK: - Pinning

@@ -6,8 +6,17 @@
 public struct Alamofire5Client: ClientModel, Hashable {
     /// `Session(serverTrustManager:)` (default nil, as `Session.default` has none).
     public var serverTrustManager: ServerTrustManager?
+    /// True when the attacker's `secTrustEvaluate` hook patches the `SecTrustEvaluateWithError` the evaluators call.
+    public var secTrustEvaluateHooked = false
 
     public init(serverTrustManager: ServerTrustManager? = nil) {
         self.serverTrustManager = serverTrustManager
+    }
+}
+
+extension Alamofire5Client: HookableClient {
+    /// The `secTrustEvaluate` hook acts in each evaluator's evaluations, where the trace shows it.
+    public func applying(_ hook: RuntimeHook) -> (client: any ClientModel, note: TraceStep?)? {
+        setting(\.secTrustEvaluateHooked, when: hook, is: .secTrustEvaluate)
     }
 }

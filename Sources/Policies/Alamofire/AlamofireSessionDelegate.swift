@@ -17,6 +17,7 @@ enum AlamofireSessionDelegate {
             return trace.accept(path: system.path)
         }
         trace.add(.systemTrust, .failed, "\(evaluation) does not trust the chain (\(IOSClient.resultType(system))): \(SecurityPolicy.failures(system))")
+        trace.noteSystemEvaluationUnhooked()
         trace.add(
             .challengeDisposition, .note,
             "performDefaultHandling: the system does not trust the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)")
@@ -28,6 +29,12 @@ enum AlamofireSessionDelegate {
     /// system unless Info.plist exempts the host.
     static func useCredential(_ trust: ServerTrust, host: String, path: [Certificate], trace: inout Trace) -> PolicyEvaluation {
         trace.add(.challengeDisposition, .note, "the evaluation passed: SessionDelegate answers useCredential with URLCredential(trust:)")
+        noteATS(trust, host: host, trace: &trace)
+        return trace.accept(path: path)
+    }
+
+    /// The note that ATS would refuse, on a device, a chain the system does not trust (nothing when it does).
+    static func noteATS(_ trust: ServerTrust, host: String, trace: inout Trace) {
         let system = IOSClient.systemEvaluation(trust, host: host)
         if !system.isValid {
             trace.add(
@@ -35,8 +42,8 @@ enum AlamofireSessionDelegate {
                 "this model judges Alamofire alone; on a device, ATS also asks \(IOSClient.systemEvaluationName(host: host)), which does not trust "
                     + "the chain (\(SecurityPolicy.failures(system))), so the connection would fail unless Info.plist's NSAppTransportSecurity "
                     + "exempts '\(host)', as Alamofire's documentation warns")
+            trace.noteSystemEvaluationUnhooked()
         }
-        return trace.accept(path: path)
     }
 
     /// `cancelAuthenticationChallenge`: the request fails; `error` is what Alamofire reports, and URLSession's own

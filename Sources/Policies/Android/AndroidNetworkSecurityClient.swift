@@ -10,6 +10,8 @@ public struct AndroidNetworkSecurityClient: Sendable, Equatable {
     public var targetSdkVersion: Int
     /// `android:debuggable`: only a debuggable build uses `debug-overrides`.
     public var debuggable: Bool
+    /// True when the attacker's `networkSecurityConfigPins` hook gave every config `PinSet.EMPTY_PINSET`.
+    public var pinsHooked = false
 
     public init(
         config: NetworkSecurityConfig = NetworkSecurityConfig(), targetSdkVersion: Int = NetworkSecurityConfig.defaultTargetSdkVersion,
@@ -94,6 +96,20 @@ extension AndroidNetworkSecurityClient: ClientModel {
     ) -> RejectionReason? {
         guard let pinSet = resolved.pinSet, !pinSet.pins.isEmpty else {
             trace.add(.androidPinSet, .skipped, "no pin-set applies to '\(resolved.host)', so the trusted chain is not pinned")
+            if pinsHooked {
+                trace.add(
+                    .networkSecurityConfigPinsHook, .note,
+                    "hooked: \(RuntimeHook.networkSecurityConfigPins.target) is given PinSet.EMPTY_PINSET, but the config pins nothing here, "
+                        + "so nothing changes")
+            }
+            return nil
+        }
+        if pinsHooked {
+            trace.add(
+                .networkSecurityConfigPinsHook, .passed,
+                "hooked: \(RuntimeHook.networkSecurityConfigPins.target) is given PinSet.EMPTY_PINSET in place of the XML's pin-set for "
+                    + "'\(resolved.host)' (\(pinSet.pins.map(\.description).joined(separator: ", "))), so checkPins finds no pin and the trusted "
+                    + "chain is not pinned")
             return nil
         }
         if let expiration = pinSet.expiration, now > expiration {

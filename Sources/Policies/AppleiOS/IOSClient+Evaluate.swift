@@ -63,6 +63,7 @@ extension IOSClient {
                         "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and its SSL policy fails "
                             + "NSPinnedDomains's check (kSecTrustResultRecoverableTrustFailure, errSSLATSCertificateTrustViolation). \(rules.serverTrustRemedy)"
                     ))
+                steps += systemEvaluationUnhooked
                 return PolicyEvaluation(steps: steps, path: system.path, rejection: rejection, urlError: .secureConnectionFailed)
             }
         }
@@ -79,6 +80,7 @@ extension IOSClient {
                 .atsServerTrust, .failed,
                 "the handler accepted the chain, but ATS requires \(evaluation) to trust it as well, and it does not (\(Self.resultType(system))): "
                     + "\(SecurityPolicy.failures(system)). \(rules.serverTrustRemedy)"))
+        steps += systemEvaluationUnhooked
         return PolicyEvaluation(steps: steps, path: system.path, rejection: .atsCertificateTrustViolation(failure), urlError: .secureConnectionFailed)
     }
 
@@ -95,6 +97,7 @@ extension IOSClient {
     }
 
     private func answerChallenge(serverTrust: ServerTrust, host: String, domain: String?) -> Answer {
+        if challengeHooked { return Answer(steps: hookedAnswer(), path: []) }
         switch challengeHandler {
         case .acceptAll:
             return Answer(
@@ -246,11 +249,15 @@ extension IOSClient {
             .systemTrust, .failed,
             "\(evaluation) does not trust the chain: \(SecurityPolicy.failures(result)), so the task fails with \(NSURLError.serverCertificateUntrusted)")
         return Answer(
-            steps: steps + [disposition, refused], path: result.path, rejection: .untrustedChain(failure), urlError: .serverCertificateUntrusted,
+            steps: steps + [disposition, refused] + systemEvaluationUnhooked, path: result.path, rejection: .untrustedChain(failure),
+            urlError: .serverCertificateUntrusted,
             leavesNothingToATS: "the system's default handling refused the chain, so there is no connection left for ATS to judge")
     }
 
     // MARK: - The system's default evaluation
+
+    /// The note after a refusal by the system's own evaluation when the `secTrustEvaluate` hook is on; none otherwise.
+    var systemEvaluationUnhooked: [TraceStep] { secTrustEvaluateHooked ? [RuntimeHook.systemEvaluationUnhooked] : [] }
 
     /// SecTrust as URLSession creates it: the presented chain, an SSL policy for the URL's host (with the app's
     /// `NSPinnedDomains` pins for it), the device's own anchors (none the app set), at the trust's time under its platform's rules.

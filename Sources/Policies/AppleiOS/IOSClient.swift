@@ -15,6 +15,11 @@ public struct IOSClient: Sendable, Equatable {
     public var policy: SecurityPolicy
     /// The base64 SHA-256 of the SubjectPublicKeyInfo of each world certificate `ats.pinnedDomains` names by id.
     public var pinnedKeys: [String: String]
+    /// True when the attacker's `urlSessionChallenge` hook answers the server-trust challenge in the handler's place.
+    public var challengeHooked = false
+    /// True when the attacker's `secTrustEvaluate` hook is on: `policy` reads success from its evaluations, and a
+    /// refusal by the system's own evaluation says the hook was not applied there.
+    public var secTrustEvaluateHooked = false
 
     public init(
         ats: AppTransportSecurity = AppTransportSecurity(), challengeHandler: ChallengeHandler = .afnetworking, policy: SecurityPolicy = .defaultPolicy,

@@ -16,16 +16,23 @@ extension OkHttpClient: ClientModel {
 
         let validation = AndroidTrust.evaluate(trust, anchors: trustManager.anchors(in: trust.deviceTrustStore))
         let result = validation.result
-        guard result.isValid else {
+        if handshakeTrustsAll {
+            let instead = result.isValid ? "which would have validated it too" : "which would have refused it: \(SecurityPolicy.failures(result))"
+            trace.add(
+                .sslContextTrustAllHook, .passed,
+                "hooked: \(RuntimeHook.sslContextTrustAll.target) got a trust-all X509TrustManager in place of \(trustManager.phrase), and its "
+                    + "checkServerTrusted returns without looking, so the handshake accepts \(trust.certificates.pathDescription) (\(instead))")
+        } else if !result.isValid {
             trace.add(
                 .okHttpTrustManager, .failed,
                 "\(trustManager.phrase) refuses the chain in the handshake: \(SecurityPolicy.failures(result)). SSLHandshakeException")
             return trace.reject(result)
+        } else {
+            trace.add(
+                .okHttpTrustManager, .passed,
+                "\(trustManager.phrase) validates the chain: path \(result.path.pathDescription)"
+                    + validation.anchorClause(store: trust.deviceTrustStore))
         }
-        trace.add(
-            .okHttpTrustManager, .passed,
-            "\(trustManager.phrase) validates the chain: path \(result.path.pathDescription)"
-                + validation.anchorClause(store: trust.deviceTrustStore))
 
         let hostname = AndroidTrust.verifyHostname(
             trust.leaf, host: host, check: .okHttpHostnameVerifier, verifier: version.hostnameVerifier, named: "OkHostnameVerifier")
@@ -33,21 +40,48 @@ extension OkHttpClient: ClientModel {
         if let rejection = hostname.rejection { return trace.reject(rejection, path: validation.trustedChain) }
 
         // On Android, AndroidCertificateChainCleaner returns the chain Conscrypt's trust manager built.
-        return checkPins(host: host, presented: trust.certificates, cleaned: validation.trustedChain, trace: &trace)
+        return checkPins(host: host, presented: trust.certificates, cleaned: validation.trustedChain, platform: result, trace: &trace)
     }
 
     /// `CertificatePinner.check`: no pins for the host → nothing to check; else some certificate's SPKI hash
     /// must be a pin, over the cleaned chain today and over the presented one before the fix.
-    private func checkPins(host: String, presented: [Certificate], cleaned: [Certificate], trace: inout Trace) -> PolicyEvaluation {
+    /// `platform` is the platform trust manager's verdict, which the chain cleaner asks even when a hook gave the
+    /// handshake another trust manager.
+    private func checkPins(
+        host: String, presented: [Certificate], cleaned: [Certificate], platform: TrustResult, trace: inout Trace
+    ) -> PolicyEvaluation {
         let pins = certificatePinner.findMatchingPins(host, version: version)
+        let path = platform.isValid ? cleaned : presented
         guard !pins.isEmpty else {
+            if pinnerCheckHooked {
+                trace.add(
+                    .certificatePinnerCheckHook, .note,
+                    "hooked: \(RuntimeHook.certificatePinnerCheck.target) is a no-op, but it has no pin to skip for '\(host)', so nothing changes")
+            }
             // OkHttp 3 keys its pins by the pattern as written: "**." came in 4.3, so before it such a pattern is a host name.
             let literal = version == .beforeChainCleaning ? certificatePinner.pins.map(\.pattern).filter { $0.hasPrefix("**.") } : []
             let readAsHost = literal.isEmpty ? "" : " (this release reads '\(literal[0])' as a literal host name: '**.' patterns came in OkHttp 4.3)"
             let none = certificatePinner.pins.isEmpty ? "the CertificatePinner has no pins" : "no pin's pattern matches '\(host)'\(readAsHost)"
             trace.add(.okHttpChainCleaning, .skipped, "\(none), so CertificatePinner.check returns before cleaning the chain")
             trace.add(.okHttpCertificatePinner, .skipped, "\(none): the host is not pinned, and the trust manager's verdict stands")
-            return trace.accept(path: cleaned)
+            return trace.accept(path: path)
+        }
+        let pinList = pins.map(\.description).joined(separator: ", ")
+        if pinnerCheckHooked {
+            trace.add(.okHttpChainCleaning, .skipped, "CertificatePinner.check is hooked, so the chain is never cleaned")
+            trace.add(
+                .certificatePinnerCheckHook, .passed,
+                "hooked: \(RuntimeHook.certificatePinnerCheck.target)('\(host)', …) returns without comparing anything: "
+                    + "the pins \(pinList) are never looked at, and no SSLPeerUnverifiedException is thrown")
+            return trace.accept(path: path)
+        }
+        if version == .current, let failure = platform.reason {
+            trace.add(
+                .okHttpChainCleaning, .failed,
+                "the certificate chain cleaner asks the platform's trust manager, which OkHttp kept for it (the hook replaced only the one "
+                    + "SSLContext.init was given), and it does not trust \(presented.pathDescription): \(SecurityPolicy.failures(platform)). "
+                    + "SSLPeerUnverifiedException before any pin is compared")
+            return trace.reject(.untrustedChain(failure), path: presented)
         }
 
         let checked: [Certificate]
@@ -73,7 +107,6 @@ extension OkHttpClient: ClientModel {
         }
 
         let which = version == .current ? "cleaned" : "presented"
-        let pinList = pins.map(\.description).joined(separator: ", ")
         if let match = checked.lazy.compactMap({ certificate in pins.first { $0.matches(certificate) }.map { (certificate, $0) } }).first {
             trace.add(
                 .okHttpCertificatePinner, .passed,

@@ -46,6 +46,12 @@ public struct OkHttpClient: Sendable, Equatable {
     public var trustManager: AndroidTrustManager
     /// The app's `targetSdkVersion`, for Android's TLS-version floor (the platform trust manager carries its own).
     public var targetSdkVersion: Int
+    /// True when the attacker's `certificatePinnerCheck` hook made `CertificatePinner.check` a no-op.
+    public var pinnerCheckHooked = false
+    /// True when the attacker's `sslContextTrustAll` hook gave `SSLContext.init` a trust-all X509TrustManager.
+    /// OkHttp keeps its own reference to the platform trust manager for its certificate chain cleaner, which
+    /// the hook does not replace (`OkHttpClient`'s init at parent-4.12.0: `CertificateChainCleaner.get(x509TrustManager)`).
+    public var handshakeTrustsAll = false
 
     public init(
         version: Version = .current, certificatePinner: CertificatePinner = CertificatePinner(),

@@ -9,6 +9,10 @@ import PKI
 public struct TrustKitClient: ClientModel, Equatable {
     /// The app's `TSKConfiguration`; nil when it pins no domain at all (every host gets URLSession's default handling).
     public var configuration: TrustKitConfiguration?
+    /// True when the attacker's `trustKitValidator` hook replaces the validator's decision.
+    public var validatorHooked = false
+    /// True when the attacker's `secTrustEvaluate` hook patches the `SecTrustEvaluate` that `verifyPublicKeyPin` calls.
+    public var secTrustEvaluateHooked = false
 
     public init(configuration: TrustKitConfiguration?) {
         self.configuration = configuration
@@ -17,7 +21,7 @@ public struct TrustKitClient: ClientModel, Equatable {
     /// TrustKit's decision on the connection's host (the protection space's host; `domain` is not used).
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
         let host = connection.host
-        var trace = Trace()
+        var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         // NSString *domainConfigKey = getPinningConfigurationKeyForDomain(serverHostname, self.domainPinningPolicies);
         guard let configuration else {
             trace.add(.trustKitPolicyLookup, .note, "the app's TrustKit configuration pins no domain: TSKTrustDecisionDomainNotPinned")
@@ -75,12 +79,14 @@ public struct TrustKitClient: ClientModel, Equatable {
                 "TrustKit sets SecPolicyCreateSSL(YES, '\(host)') and evaluates the chain against the device trust store, which does not trust it "
                     + "(SecTrustEvaluate: \(type), neither kSecTrustResultUnspecified nor kSecTrustResultProceed): \(SecurityPolicy.failures(result)). TSKTrustEvaluationFailedInvalidCertificateChain blocks the connection\(evenReportOnly)"
             )
-            return block(trace: &trace, reason: .untrustedChain(failure), path: result.path)
+            guard trace.read(result, by: .trustKit).isValid else { return block(trace: &trace, reason: .untrustedChain(failure), path: result.path) }
+            return matchPins(policy, key: key, path: result.path, trace: &trace)
         }
         trace.add(
             .trustKitChainValidation, .passed,
             "TrustKit sets SecPolicyCreateSSL(YES, '\(host)') and the device trust store trusts the chain (SecTrustEvaluate: \(type)): path \(result.path.pathDescription)"
                 + SecurityPolicy.anchorClause(result))
+        trace.read(result, by: .trustKit)
         return matchPins(policy, key: key, path: result.path, trace: &trace)
     }
 
@@ -125,12 +131,18 @@ public struct TrustKitClient: ClientModel, Equatable {
 
     // MARK: - What handleChallenge answers
 
-    private func allow(trace: inout Trace, path: [Certificate]) -> PolicyEvaluation {
+    func allow(trace: inout Trace, path: [Certificate]) -> PolicyEvaluation {
+        if validatorHooked, trace.steps.last?.check != .trustKitValidatorHook {
+            trace.add(
+                .trustKitValidatorHook, .note,
+                "hooked: \(RuntimeHook.trustKitValidator.target) returned TSKTrustDecisionShouldAllowConnection already, so the hook changes nothing")
+        }
         trace.add(.challengeDisposition, .note, "TrustKit's handleChallenge answers UseCredential with credentialForTrust:")
         return trace.accept(path: path)
     }
 
     private func block(trace: inout Trace, reason: RejectionReason, path: [Certificate]) -> PolicyEvaluation {
+        if validatorHooked { return hookedDecision("TSKTrustDecisionShouldBlockConnection", trace: &trace, path: path) }
         trace.add(
             .challengeDisposition, .note, "TrustKit's handleChallenge answers CancelAuthenticationChallenge: the task fails with \(NSURLError.cancelled)")
         return PolicyEvaluation(steps: trace.steps, path: path, rejection: reason, urlError: .cancelled)
@@ -139,6 +151,7 @@ public struct TrustKitClient: ClientModel, Equatable {
     /// TSKTrustDecisionDomainNotPinned: handleChallenge answers PerformDefaultHandling, and the system's own
     /// evaluation (SSL policy for the host, the device trust store) decides.
     private func defaultHandling(_ connection: PresentedConnection, trace: inout Trace) -> PolicyEvaluation {
+        if validatorHooked { return hookedDecision("TSKTrustDecisionDomainNotPinned", trace: &trace, path: connection.serverTrust.certificates) }
         var trust = connection.serverTrust
         trust.policy = .ssl(host: connection.host)
         let result = trust.evaluate()
@@ -147,6 +160,7 @@ public struct TrustKitClient: ClientModel, Equatable {
             trace.add(
                 .trustKitDefaultHandling, .failed,
                 "\(evaluation) does not trust the chain (\(IOSClient.resultType(result))): \(SecurityPolicy.failures(result))")
+            trace.noteSystemEvaluationUnhooked()
             trace.add(
                 .challengeDisposition, .note, "the system refuses the chain, so the task fails with \(NSURLError.serverCertificateUntrusted)")
             return PolicyEvaluation(

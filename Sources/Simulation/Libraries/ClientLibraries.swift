@@ -14,11 +14,14 @@ public struct ClientLibraries: Sendable {
     let modelChoices: [String: ClientModelName]
     /// Every library's checks, by name: what a lesson's `decidingCheck:` may say.
     let checkChoices: [String: TraceStep.Check]
+    /// Every library's runtime hooks, by name: what a lesson's `attacker.hooks` may say.
+    let hookChoices: [String: RuntimeHook]
 
     private init(libraries: [ClientLibrary]) {
         self.libraries = libraries
         modelChoices = Dictionary(libraries.flatMap { $0.models.map { ($0.name.rawValue, $0.name) } }, uniquingKeysWith: { first, _ in first })
         checkChoices = Dictionary(libraries.flatMap(\.checks).map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+        hookChoices = Dictionary(libraries.flatMap(\.hooks).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// These libraries and `library` after them. Its model names must be new: two models under one name is a
@@ -31,6 +34,15 @@ public struct ClientLibraries: Sendable {
 
     /// Every model name, in `compare` order.
     public var modelNames: [ClientModelName] { libraries.flatMap { $0.models.map(\.name) } }
+
+    /// Every runtime hook, in registration order: what the console's `F` key turns on.
+    public var hooks: [RuntimeHook] { libraries.flatMap(\.hooks) }
+
+    /// The hooks `names` name, in their order; nil when one is not a hook.
+    func hooks(named names: [String]) -> [RuntimeHook]? {
+        let hooks = names.compactMap { hookChoices[$0] }
+        return hooks.count == names.count ? hooks : nil
+    }
 
     /// Every name, in `compare` order, as error messages list them.
     public var names: String { modelNames.map(\.rawValue).joined(separator: ", ") }

@@ -8,7 +8,9 @@ extension ClientLibrary {
         models: AFNetworkingVersion.allCases.map { release in
             Model(.afnetworking(release)) { scenario, world in try scenario.iOSClient(release, in: world) }
         },
-        checks: TraceStep.Check.afNetworkingChecks + TraceStep.Check.appleIOSChecks, lessonOptions: [],
+        checks: TraceStep.Check.afNetworkingChecks + TraceStep.Check.appleIOSChecks
+            + [.setSSLPinningModeHook, .setAllowInvalidCertificatesHook, .urlSessionChallengeHook, .secTrustEvaluateHook],
+        lessonOptions: [], hooks: [.setSSLPinningMode, .setAllowInvalidCertificates, .urlSessionChallenge, .secTrustEvaluate],
         clientKeys: Set(ClientSpec.CodingKeys.allCases.map(\.stringValue)), auditJudges: { $0.iOSJudges })
 }
 

@@ -9,7 +9,7 @@ extension ClientLibrary {
             Model(.alamofire5) { scenario, world in try scenario.alamofire5Client(in: world) },
             Model(.alamofire4) { scenario, world in try scenario.alamofire4Client(in: world) },
         ],
-        checks: TraceStep.Check.alamofireChecks)
+        checks: TraceStep.Check.alamofireChecks + [.urlSessionChallengeHook, .secTrustEvaluateHook])
 }
 
 extension ClientModelName {

@@ -7,7 +7,8 @@ extension ClientLibrary {
     static let android = ClientLibrary(
         name: "Android",
         models: [Model(.androidNSC) { scenario, world in try scenario.androidClient(in: world) }],
-        checks: TraceStep.Check.androidChecks, lessonOptions: [AndroidLessonOptions.self],
+        checks: TraceStep.Check.androidChecks + [.networkSecurityConfigPinsHook], lessonOptions: [AndroidLessonOptions.self],
+        hooks: [.networkSecurityConfigPins],
         auditJudges: { configuration in configuration.androidJudges + configuration.okHttpJudges })
 }
 

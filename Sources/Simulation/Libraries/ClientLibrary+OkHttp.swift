@@ -9,7 +9,8 @@ extension ClientLibrary {
             Model(.okhttp) { scenario, world in try scenario.okHttpClient(.current, in: world) },
             Model(.okhttp3_1_1) { scenario, world in try scenario.okHttpClient(.beforeChainCleaning, in: world) },
         ],
-        checks: TraceStep.Check.okHttpChecks, lessonOptions: [AndroidLessonOptions.self])
+        checks: TraceStep.Check.okHttpChecks + [.certificatePinnerCheckHook, .sslContextTrustAllHook], lessonOptions: [AndroidLessonOptions.self],
+        hooks: [.certificatePinnerCheck, .sslContextTrustAll])
 }
 
 extension ClientModelName {

@@ -8,7 +8,8 @@ extension ClientLibrary {
     static let trustKit = ClientLibrary(
         name: "TrustKit",
         models: [Model(.trustkit) { scenario, world in TrustKitClient(configuration: try scenario.trustKitConfiguration(in: world)) }],
-        checks: TraceStep.Check.trustKitChecks, lessonOptions: [TrustKitLessonOptions.self], auditJudges: { $0.trustKitJudges })
+        checks: TraceStep.Check.trustKitChecks + [.trustKitValidatorHook, .secTrustEvaluateHook], lessonOptions: [TrustKitLessonOptions.self],
+        hooks: [.trustKitValidator], auditJudges: { $0.trustKitJudges })
 }
 
 extension ClientModelName {

@@ -27,6 +27,9 @@ public struct ClientLibrary: Sendable {
     public let checks: [TraceStep.Check]
     /// The settings it reads from its own keys of a lesson's client block (`client.trustKit`).
     public let lessonOptions: [any LessonOptions.Type]
+    /// The runtime hooks of the public tools that patch its code, as a lesson's `attacker.hooks` may name them
+    /// (each hook's check is among `checks`).
+    public let hooks: [RuntimeHook]
     /// The judges it adds to an audit, built from the configuration files given (none when it reads none of them).
     public let auditJudges: @Sendable (AuditConfiguration) throws -> [AuditJudge]
     /// Keys of the client block, beyond `library`, `policy` and the lesson options, that its models read: the iOS
@@ -34,20 +37,21 @@ public struct ClientLibrary: Sendable {
     let clientKeys: Set<String>
 
     public init(
-        name: String, models: [Model], checks: [TraceStep.Check], lessonOptions: [any LessonOptions.Type] = [],
+        name: String, models: [Model], checks: [TraceStep.Check], lessonOptions: [any LessonOptions.Type] = [], hooks: [RuntimeHook] = [],
         auditJudges: @escaping @Sendable (AuditConfiguration) throws -> [AuditJudge] = { _ in [] }
     ) {
-        self.init(name: name, models: models, checks: checks, lessonOptions: lessonOptions, clientKeys: [], auditJudges: auditJudges)
+        self.init(name: name, models: models, checks: checks, lessonOptions: lessonOptions, hooks: hooks, clientKeys: [], auditJudges: auditJudges)
     }
 
     init(
-        name: String, models: [Model], checks: [TraceStep.Check], lessonOptions: [any LessonOptions.Type], clientKeys: Set<String>,
+        name: String, models: [Model], checks: [TraceStep.Check], lessonOptions: [any LessonOptions.Type], hooks: [RuntimeHook] = [], clientKeys: Set<String>,
         auditJudges: @escaping @Sendable (AuditConfiguration) throws -> [AuditJudge]
     ) {
         self.name = name
         self.models = models
         self.checks = checks
         self.lessonOptions = lessonOptions
+        self.hooks = hooks
         self.clientKeys = clientKeys
         self.auditJudges = auditJudges
     }
