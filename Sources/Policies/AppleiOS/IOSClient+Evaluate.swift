@@ -20,9 +20,9 @@ extension IOSClient {
     ///   - host: the URL's host, which ATS and the system evaluation use.
     ///   - domain: what AFNetworking passes the policy as `forDomain:` (nil when the app passes nil).
     public func evaluate(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
-        // The app's process: every SSL policy with a host name created in it carries the Info.plist's pins.
+        // The app's process: every SSL policy with a host name created in it carries the Info.plist's pins, from iOS 14.
         var serverTrust = serverTrust
-        serverTrust.pinsForHost = { [self] in sslPins(forHost: $0) }
+        if Self.readsPinnedDomains(serverTrust.platform) { serverTrust.pinsForHost = { [self] in sslPins(forHost: $0) } }
         let rules = ATSRules(ats, host: host)
         var steps = [rules.secureScheme()]
         // These rules fail the handshake itself, before any challenge reaches the app.
@@ -54,7 +54,7 @@ extension IOSClient {
         // ATS asks the system's default evaluation even though the handler answered UseCredential.
         let system = Self.systemEvaluation(serverTrust, host: host)
         let evaluation = Self.systemEvaluationName(host: host)
-        if let trusted = Self.apartFromPins(system, of: serverTrust), let pinned = pinnedIdentities(path: trusted.path, host: host) {
+        if let trusted = Self.apartFromPins(system, of: serverTrust), let pinned = pinnedIdentities(path: trusted.path, host: host, platform: serverTrust.platform) {
             steps.append(pinned.step)
             if let rejection = pinned.rejection {
                 steps.append(
@@ -137,7 +137,7 @@ extension IOSClient {
             let system = Self.systemEvaluation(serverTrust, host: host)
             let evaluation = Self.systemEvaluationName(host: host)
             let skips = "the handler's answer was the system's default evaluation, the one ATS would ask"
-            if let trusted = Self.apartFromPins(system, of: serverTrust), let pinned = pinnedIdentities(path: trusted.path, host: host) {
+            if let trusted = Self.apartFromPins(system, of: serverTrust), let pinned = pinnedIdentities(path: trusted.path, host: host, platform: serverTrust.platform) {
                 return pinnedDefaultHandling(handler: handler, system: trusted, pinned: pinned, host: host, skips: skips)
             }
             guard let failure = system.reason else {

@@ -11,9 +11,12 @@ extension IOSClient {
     /// `SecPolicyCheckCAspkiSHA256` on every certificate of the path above it, the anchor included). Both are
     /// recoverable failures (SecPolicyChecks.list), and neither makes a pinned CA an anchor: the path must be
     /// trusted first. The verdict is `SSLPins`', the checks every evaluation of the trust with that policy makes.
-    func pinnedIdentities(path: [Certificate], host: String) -> (step: TraceStep, rejection: RejectionReason?)? {
+    func pinnedIdentities(path: [Certificate], host: String, platform: Platform) -> (step: TraceStep, rejection: RejectionReason?)? {
         guard let pins = ats.pins(forHost: host), let keys = sslPins(forHost: host) else { return nil }
         let entries = pins.domains.map { "'\($0)'" }.joined(separator: " and ")
+        guard Self.readsPinnedDomains(platform) else {
+            return (TraceStep(.pinnedIdentities, .skipped, "NSPinnedDomains \(entries) covers '\(host)', but iOS 12 does not read the key: iOS 14 was the first to apply it"), nil)
+        }
         var clauses: [String] = []
         if let leafIdentities = pins.leafIdentities {
             let matched = keys.leafMatches(path: path)
@@ -41,6 +44,10 @@ extension IOSClient {
         }
         return (TraceStep(.pinnedIdentities, .passed, "\(detail)."), nil)
     }
+
+    /// Whether the system reads `NSPinnedDomains` on `platform`: Apple documents the key from iOS 14.0, so not on
+    /// iOS 12; `Platform.iOS13` stands for iOS 13–15 and applies it as 14 and 15 do (Docs/policy.md says so).
+    static func readsPinnedDomains(_ platform: Platform) -> Bool { platform != .iOS12 }
 
     /// The pins `SecPolicyCreateSSL` adds to an SSL policy for `host` in this app's process; nil when no entry covers
     /// the host. An identity that is not the base64 of a SHA-256 digest matches no key, as in trustd.
