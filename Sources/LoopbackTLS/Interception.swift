@@ -253,6 +253,8 @@ final class Interception: Sendable {
             stream.record(.upstreamChain(realChain.map(\.label)))
             upstreamFailure = failure(of: server, upstreamResult, stream: stream, flow: flow)
             let (chain, key, note) = try presentation(for: realChain)
+            // Once per chain presented from here on: a cached forgery is presented again without registering it.
+            log.register(chain)
             if attack.forgesFromRealLeaf { cachedForgeries.withLock { $0[host] = CachedForgery(copied: realChain[0], chain: chain, key: key, note: note) } }
             try present(chain, key: key, note: note, to: client, stream: stream, flow: flow)
             clientResult = client.handshake()
@@ -332,9 +334,8 @@ final class Interception: Sendable {
         return failure
     }
 
-    /// Shows `chain` to the client (the handshake goes on at its next step).
+    /// Shows `chain` to the client (the handshake goes on at its next step); the log knows its labels already.
     private func present(_ chain: [Certificate], key: PrivateKey, note: String, to client: TLSConnection, stream: EventStream, flow: FlowRecord) throws {
-        log.register(chain)
         flow.update { $0.presentedChain = chain.map(\.label) }
         stream.record(.presenting(chain: chain.map(\.label), note: note))
         try client.present(chain, key: key)
