@@ -18,6 +18,10 @@ final class Interception: Sendable {
     private let forgeries = Locked<[String: Identity]>([:])
     /// What was presented for each routed host (bounded by the routes), for attacks that forge from the real leaf.
     private let cachedForgeries = Locked<[String: CachedForgery]>([:])
+    /// Sessions the real servers issued, a few per routed host, each offered once, when a cached forgery is presented:
+    /// a resumed upstream handshake carries no certificate to parse or check (as sslsplit caches its upstream sessions).
+    private let sessions = Locked<[String: [TLSSession]]>([:])
+    static let sessionsPerHost = 4
     private let recorded = Locked<[InterceptedFlow]>([])
     private let keepsFlows: Bool
     private let onFlowEnd: (@Sendable (InterceptedFlow) -> Void)?
@@ -41,6 +45,7 @@ final class Interception: Sendable {
         downstream.pauseAtClientHello()
         upstream = try TLSContext(role: .client, versions: versions, allowsWeakCryptography: allowsWeakCryptography, keyLog: keyLog)
         upstream.takeServerCertificatesUnjudged()
+        upstream.handNewSessionsToConnections()
         switch attack {
         case .forge(let authority), .misissued(let authority): log.register([authority.certificate])
         case .present(let chain, _, _): log.register(chain)
@@ -253,6 +258,8 @@ final class Interception: Sendable {
             stream.record(.upstreamChain(realChain.map(\.label)))
             upstreamFailure = failure(of: server, upstreamResult, stream: stream, flow: flow)
             let (chain, key, note) = try presentation(for: realChain)
+            // Once per chain presented from here on: a cached forgery is presented again without registering it.
+            log.register(chain)
             if attack.forgesFromRealLeaf { cachedForgeries.withLock { $0[host] = CachedForgery(copied: realChain[0], chain: chain, key: key, note: note) } }
             try present(chain, key: key, note: note, to: client, stream: stream, flow: flow)
             clientResult = client.handshake()
@@ -277,35 +284,52 @@ final class Interception: Sendable {
             }
             return
         }
+        if attack.forgesFromRealLeaf {
+            // From here on, after the leaf check: TLS 1.3 tickets arrive while relaying (a TLS 1.2 session, issued
+            // inside the handshake, is not kept).
+            server.onNewSession = { [sessions] session in
+                sessions.withLock { $0[host] = Array(($0[host] ?? []).suffix(Self.sessionsPerHost - 1)) + [session] }
+            }
+        }
         relay(client: client, server: server, stream: stream, flow: flow)
     }
 
     /// A forgery already made for `host`: presented to the client at once, while the proxy handshakes with the real
-    /// server on the same thread (`OverlappedHandshakes`). Nothing is relayed unless the real server presents the
-    /// very certificate the forgery copied; when it presents another, the forgery is forgotten (the next connection
-    /// forges anew) and this one is treated as an upstream failure. Returns the client's handshake result and
+    /// server on the same thread (`OverlappedHandshakes`), offering it a session it issued earlier when there is one.
+    /// Nothing is relayed unless the real server presents the very certificate the forgery copied, or resumes a
+    /// session that holds it (only the server that issued the session can); otherwise the forgery and the sessions
+    /// are forgotten (the next connection forges anew) and this one is treated as an upstream failure. Returns the client's handshake result and
     /// the upstream failure, if any.
     private func overlapHandshakes(
         client: TLSConnection, server: TLSConnection, reusing cached: CachedForgery, for host: String, stream: EventStream, flow: FlowRecord
     ) throws -> (TLSConnection.HandshakeResult, String?) {
-        stream.record(.reusingForgery(host: host, copied: cached.copied.label))
+        let session = sessions.withLock { $0[host]?.popLast() }
+        if let session {
+            server.offer(session)
+            stream.record(.reusingForgeryResuming(host: host, copied: cached.copied.label))
+        } else {
+            stream.record(.reusingForgery(host: host, copied: cached.copied.label))
+        }
         try present(cached.chain, key: cached.key, note: cached.note, to: client, stream: stream, flow: flow)
         let results = OverlappedHandshakes.run([server, client], before: client.socket.deadline ?? .now + TLSConnection.handshakeDeadline)
         guard server.hasPeerCertificate else { return (results[1], noCertificate(results[0], stream: stream, flow: flow)) }
+        // A resumed session holds the leaf of the full handshake it came from, which the server does not present again.
         // The chain is parsed only for a log that keeps events, or when it is not the one the forgery copied.
-        stream.record(.upstreamChain(server.peerChain.map(\.label)))
+        if !server.resumed { stream.record(.upstreamChain(server.peerChain.map(\.label))) }
         guard server.presentedLeaf(is: cached.copied) else {
             cachedForgeries.withLock { if $0[host]?.copied == cached.copied { $0[host] = nil } }
+            sessions.withLock { $0[host] = nil }
             let presented = server.peerChain.first.map { "'\($0.label)'" } ?? "another certificate"
+            let shown = server.resumed ? "the session the real server resumed holds" : "the real server now presents"
             let reason =
-                "the real server now presents \(presented), not '\(cached.copied.label)' that the cached forgery copied: "
+                "\(shown) \(presented), not '\(cached.copied.label)' that the cached forgery copied: "
                 + "nothing is relayed, and the next connection forges anew"
             flow.update { $0.upstreamFailure = reason }
             stream.record(.upstreamFailed(reason: reason))
             return (results[1], reason)
         }
         let failure = failure(of: server, results[0], stream: stream, flow: flow)
-        if failure == nil { stream.record(.forgeryConfirmed(copied: cached.copied.label)) }
+        if failure == nil { stream.record(server.resumed ? .sessionResumed(copied: cached.copied.label) : .forgeryConfirmed(copied: cached.copied.label)) }
         return (results[1], failure)
     }
 
@@ -332,9 +356,8 @@ final class Interception: Sendable {
         return failure
     }
 
-    /// Shows `chain` to the client (the handshake goes on at its next step).
+    /// Shows `chain` to the client (the handshake goes on at its next step); the log knows its labels already.
     private func present(_ chain: [Certificate], key: PrivateKey, note: String, to client: TLSConnection, stream: EventStream, flow: FlowRecord) throws {
-        log.register(chain)
         flow.update { $0.presentedChain = chain.map(\.label) }
         stream.record(.presenting(chain: chain.map(\.label), note: note))
         try client.present(chain, key: key)

@@ -1,15 +1,19 @@
 import Foundation
 
-/// Accepts connections (on 127.0.0.1 unless told otherwise) and hands each at once to a thread of its own:
-/// a worker that finished an earlier connection and waits for the next, else a new one.
+/// Accepts connections (on 127.0.0.1 unless told otherwise) and serves each on the thread that accepted it.
+///
+/// One thread at a time accepts. The moment it has a connection it hands the accepting on (to a worker that
+/// finished an earlier connection and waits, else to a new thread) and serves the connection itself, so a
+/// connection waits for no second thread to wake up: the hand-over happens while it is being served.
 ///
 /// Reusing threads spares each connection a thread's creation and, above all, a fresh allocator cache:
 /// OpenSSL's certificate parsing allocates heavily, and a new thread pays for every first allocation.
-/// At most `maximumIdle` workers wait, each for a while (`idleTimeout`), so a quiet listener keeps none.
+/// At most `maximumIdle` workers wait, each for a while (`idleTimeout`), so a quiet listener keeps one thread:
+/// the one accepting.
 ///
 /// With `ConnectionLimits`, a connection past a cap is closed as soon as it is accepted, so no client (and no
 /// crowd of clients) can hold more than the caps' worth of threads. When the system runs out of descriptors or
-/// memory, the listener waits `acceptBackoff` and tries again (connections wait in the kernel's queue
+/// memory, the accepting thread waits `acceptBackoff` and tries again (connections wait in the kernel's queue
 /// meanwhile), so it serves again as soon as something is freed; only `stop()` ends it. Both are reported to
 /// `onNotice`, in episodes (see `ListenerNotice`).
 ///
@@ -33,30 +37,40 @@ final class Listener: Sendable {
         var open: [Int32: Socket] = [:]
         /// Every worker thread not joined yet.
         var threads: [ObjectIdentifier: WorkerThread] = [:]
-        /// Workers waiting for a connection.
+        /// Workers waiting for their turn to accept.
         var idle: [Worker] = []
-        /// A connection handed to a waiting worker, until it takes it.
-        var jobs: [ObjectIdentifier: Job] = [:]
+        /// Waiting workers told to accept next, until they take the turn.
+        var called: Set<ObjectIdentifier> = []
         /// Workers that will take no more connections: their threads return without taking the lock again.
         var exited: [ObjectIdentifier] = []
+        /// Connections accepted so far, which numbers them.
+        var accepted = 0
         /// What `limits` count; unused without them.
         var tally = ConnectionLimits.Tally()
         var stopping = false
     }
 
+    /// What every worker thread shares.
+    private struct Shared: Sendable {
+        let socket: Socket
+        let state: Locked<State>
+        /// Signalled by `stop()`, to cut short the accepting thread's wait after a failure.
+        let wake: Semaphore
+        let idleTimeout: TimeInterval
+        let limits: ConnectionLimits?
+        let onNotice: (@Sendable (ListenerNotice) -> Void)?
+        let handler: @Sendable (Socket, Int) -> Void
+    }
+
     static let maximumIdle = 8
-    /// How long the accept loop waits after the system refused it a resource, before it tries again.
+    /// How long the accepting thread waits after the system refused it a resource, before it tries again.
     static let acceptBackoff: TimeInterval = 0.1
 
-    private let socket: Socket
-    private let acceptThread: WorkerThread
-    private let state = Locked(State())
-    /// Signalled by `stop()`, to cut short the accept loop's wait after a failure.
-    private let wake = Semaphore()
+    private let shared: Shared
 
-    var port: UInt16 { socket.localPort }
+    var port: UInt16 { shared.socket.localPort }
 
-    /// - Parameter idleTimeout: how long a worker waits for another connection before its thread ends.
+    /// - Parameter idleTimeout: how long a worker waits for its turn to accept before its thread ends.
     /// - Parameter limits: caps on the connections handled at once (nil: none).
     /// - Parameter onNotice: told about refused connections and failing accepts, on the accepting thread or on
     ///   the thread of a connection that ends; must not block.
@@ -65,75 +79,105 @@ final class Listener: Sendable {
         address: ListenAddress = .loopback, port: UInt16, idleTimeout: TimeInterval = 10, limits: ConnectionLimits? = nil,
         onNotice: (@Sendable (ListenerNotice) -> Void)? = nil, handler: @escaping @Sendable (Socket, Int) -> Void
     ) throws {
-        let socket = try Socket.listen(address: address, port: port)
-        self.socket = socket
-        acceptThread = try WorkerThread { [state, wake] in
-            var accepted = 0
-            var failures = 0
-            while let connection = Self.accept(socket, failures: &failures, wake: wake, state: state, onNotice: onNotice) {
-                let admission = limits.map { limits in state.withLock { $0.tally.admit(connection.peer, under: limits) } }
-                if let notice = admission?.notice { onNotice?(notice) }
-                guard admission?.admitted ?? true else {
-                    connection.close()
-                    continue
-                }
-                accepted += 1
-                let job = Job(socket: connection, number: accepted)
-                let (waiting, finished) = state.withLock { state in
-                    state.open[connection.descriptor] = connection
-                    let waiting = state.idle.popLast()
-                    if let waiting { state.jobs[waiting.id] = job }
-                    return (waiting, Self.takeExited(&state))
-                }
-                // Joined outside the lock; each of these threads has returned or is returning without it.
-                for thread in finished { thread.join() }
-                if let waiting {
-                    waiting.wake.signal()
-                    continue
-                }
-                let worker = Worker()
-                do {
-                    let thread = try WorkerThread {
-                        Self.work(worker, first: job, state: state, idleTimeout: idleTimeout, limits: limits, onNotice: onNotice, handler: handler)
-                    }
-                    state.withLock { $0.threads[worker.id] = thread }
-                } catch {
-                    let notices = Self.forget(connection, state: state, limits: limits)
-                    connection.close()
-                    for notice in notices { onNotice?(notice) }
-                }
-            }
-        }
+        let shared = Shared(
+            socket: try Socket.listen(address: address, port: port), state: Locked(State()), wake: Semaphore(), idleTimeout: idleTimeout,
+            limits: limits, onNotice: onNotice, handler: handler)
+        self.shared = shared
+        let first = Worker()
+        let thread = try WorkerThread { Self.work(first, shared) }
+        shared.state.withLock { $0.threads[first.id] = thread }
     }
 
-    /// The next connection, or nil once the listener stops. While the system refuses a resource it waits
-    /// `acceptBackoff` and tries again, counting the failures in `failures`, whose first and end it reports.
-    private static func accept(
-        _ socket: Socket, failures: inout Int, wake: Semaphore, state: Locked<State>, onNotice: (@Sendable (ListenerNotice) -> Void)?
-    ) -> Socket? {
+    /// A worker's life: accept a connection, hand the accepting on, serve the connection, wait for the next turn;
+    /// until the listener stops or the worker waited long enough (or enough others wait).
+    private static func work(_ worker: Worker, _ shared: Shared) {
+        var failures = 0
+        while let job = accept(shared, failures: &failures) {
+            guard handOver(shared) else {
+                // No thread to accept meanwhile: this one keeps accepting, and the connection is closed.
+                finish(job.socket, shared)
+                continue
+            }
+            shared.handler(job.socket, job.number)
+            finish(job.socket, shared)
+            guard waitForTurn(worker, shared) else { return }
+        }
+        shared.state.withLock { $0.exited.append(worker.id) }
+    }
+
+    /// The next admitted connection, registered and numbered, or nil once the listener stops. While the system
+    /// refuses a resource it waits `acceptBackoff` and tries again, counting the failures in `failures`, whose
+    /// first and end it reports.
+    private static func accept(_ shared: Shared, failures: inout Int) -> Job? {
         while true {
             // Checked on every turn: out of descriptors, accept() fails even on a socket that was shut down.
-            guard !state.withLock({ $0.stopping }) else { return nil }
+            guard !shared.state.withLock({ $0.stopping }) else { return nil }
+            let connection: Socket
             do {
-                guard let connection = try socket.accept() else { return nil }
-                if failures > 0 { onNotice?(.acceptRecovered(failures: failures)) }
+                guard let accepted = try shared.socket.accept() else { return nil }
+                connection = accepted
+                if failures > 0 { shared.onNotice?(.acceptRecovered(failures: failures)) }
                 failures = 0
-                return connection
             } catch {
                 failures += 1
-                if failures == 1 { onNotice?(.acceptFailing(reason: "\(error)", retryMilliseconds: Int(acceptBackoff * 1000))) }
-                _ = wake.wait(timeout: acceptBackoff)
+                if failures == 1 { shared.onNotice?(.acceptFailing(reason: "\(error)", retryMilliseconds: Int(acceptBackoff * 1000))) }
+                _ = shared.wake.wait(timeout: acceptBackoff)
+                continue
             }
+            let admission = shared.limits.map { limits in shared.state.withLock { $0.tally.admit(connection.peer, under: limits) } }
+            if let notice = admission?.notice { shared.onNotice?(notice) }
+            guard admission?.admitted ?? true else {
+                connection.close()
+                continue
+            }
+            // Registered under the lock that `stop()` sets `stopping` under, so `stop()` shuts it down.
+            let number: Int? = shared.state.withLock { state in
+                guard !state.stopping else { return nil }
+                state.open[connection.descriptor] = connection
+                state.accepted += 1
+                return state.accepted
+            }
+            guard let number else {
+                finish(connection, shared)
+                return nil
+            }
+            return Job(socket: connection, number: number)
         }
     }
 
-    /// Removes a connection that ends from the state; returns the notices its end brings (a refusal episode over).
-    private static func forget(_ connection: Socket, state: Locked<State>, limits: ConnectionLimits?) -> [ListenerNotice] {
-        state.withLock { state in
+    /// Gives the turn to accept to a waiting worker, else to a new thread; false when no thread could be started.
+    private static func handOver(_ shared: Shared) -> Bool {
+        let (waiting, finished) = shared.state.withLock { state in
+            let waiting = state.idle.popLast()
+            if let waiting { state.called.insert(waiting.id) }
+            return (waiting, takeExited(&state))
+        }
+        // Joined outside the lock; each of these threads has returned or is returning without it.
+        for thread in finished { thread.join() }
+        if let waiting {
+            waiting.wake.signal()
+            return true
+        }
+        let worker = Worker()
+        do {
+            let thread = try WorkerThread { work(worker, shared) }
+            shared.state.withLock { $0.threads[worker.id] = thread }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Closes a connection that ends, after removing it from the state; then tells `onNotice` what its end
+    /// brings (a refusal episode over).
+    private static func finish(_ connection: Socket, _ shared: Shared) {
+        let notices = shared.state.withLock { state in
             // Forget it before closing: the descriptor number may be reused at once.
             _ = state.open.removeValue(forKey: connection.descriptor)
-            return limits.map { state.tally.release(connection.peer, under: $0) } ?? []
+            return shared.limits.map { state.tally.release(connection.peer, under: $0) } ?? []
         }
+        connection.close()
+        for notice in notices { shared.onNotice?(notice) }
     }
 
     /// The threads of exited workers, removed from the state; an exited worker whose thread is not
@@ -148,25 +192,10 @@ final class Listener: Sendable {
         return finished
     }
 
-    /// A worker's life: its first connection, then each one it is handed while it waits, until it is not.
-    private static func work(
-        _ worker: Worker, first: Job, state: Locked<State>, idleTimeout: TimeInterval, limits: ConnectionLimits?,
-        onNotice: (@Sendable (ListenerNotice) -> Void)?, handler: @Sendable (Socket, Int) -> Void
-    ) {
-        var job: Job? = first
-        while let current = job {
-            handler(current.socket, current.number)
-            let notices = forget(current.socket, state: state, limits: limits)
-            current.socket.close()
-            for notice in notices { onNotice?(notice) }
-            job = nextJob(for: worker, state: state, idleTimeout: idleTimeout)
-        }
-    }
-
-    /// Waits (at most `idleTimeout`) for the next connection; nil when this worker should exit instead:
-    /// enough workers wait already, the listener stops, or nobody came.
-    private static func nextJob(for worker: Worker, state: Locked<State>, idleTimeout: TimeInterval) -> Job? {
-        let waits = state.withLock { state in
+    /// Waits (at most `idleTimeout`) for this worker's turn to accept; false when it should exit instead:
+    /// enough workers wait already, the listener stops, or no turn came.
+    private static func waitForTurn(_ worker: Worker, _ shared: Shared) -> Bool {
+        let waits = shared.state.withLock { state in
             guard !state.stopping, state.idle.count < maximumIdle else {
                 state.exited.append(worker.id)
                 return false
@@ -174,34 +203,40 @@ final class Listener: Sendable {
             state.idle.append(worker)
             return true
         }
-        guard waits else { return nil }
+        guard waits else { return false }
         while true {
-            let woken = worker.wake.wait(timeout: idleTimeout)
-            // Decided under the lock, so a connection handed over just as the wait timed out is still taken.
-            let next: Job?? = state.withLock { state in
-                if let job = state.jobs.removeValue(forKey: worker.id) { return .some(job) }
-                // Woken without a job: a wake-up left over from a hand-over that raced a timeout.
+            let woken = worker.wake.wait(timeout: shared.idleTimeout)
+            // Decided under the lock, so a turn handed over just as the wait timed out is still taken.
+            let turn: Bool? = shared.state.withLock { state in
+                if state.called.remove(worker.id) != nil { return true }
+                // Woken without a turn: a wake-up left over from a hand-over that raced a timeout.
                 if woken, !state.stopping { return nil }
                 state.idle.removeAll { $0 === worker }
                 state.exited.append(worker.id)
-                return .some(nil)
+                return false
             }
-            if let next { return next }
+            if let turn { return turn }
         }
     }
 
     func stop() {
+        let state = shared.state
         state.withLock { $0.stopping = true }
-        wake.signal()
-        socket.shutdown()
-        acceptThread.join()
-        let (idle, threads) = state.withLock { state in
+        shared.wake.signal()
+        shared.socket.shutdown()
+        let idle = state.withLock { state in
             for socket in state.open.values { socket.shutdown() }
-            return (state.idle, Array(state.threads.values))
+            return state.idle
         }
         for worker in idle { worker.wake.signal() }
-        for thread in threads { thread.join() }
-        socket.close()
+        // A thread that accepted just before the stop may start another to accept after it: join until none is left.
+        while case let threads = state.withLock({ state in
+            defer { state.threads.removeAll() }
+            return Array(state.threads.values)
+        }), !threads.isEmpty {
+            for thread in threads { thread.join() }
+        }
+        shared.socket.close()
     }
 
     deinit { stop() }

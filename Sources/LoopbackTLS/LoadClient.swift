@@ -45,6 +45,9 @@ package enum LoadClient {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw NetworkError.tls(operation: "SSL_CTX_new", details: OpenSSL.drainErrors()) }
         defer { SSL_CTX_free(context) }
         SSL_CTX_ctrl(context, SSL_CTRL_SET_SESS_CACHE_MODE, Int(SSL_SESS_CACHE_OFF), nil)
+        // Verifying nothing takes this callback: without it OpenSSL still builds and checks the chain, only to
+        // ignore the verdict, which the proxy's upstream side does not pay either (`takeServerCertificatesUnjudged`).
+        SSL_CTX_set_cert_verify_callback(context, { _, _ in 1 }, nil)
         let request = Array("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n".utf8)
         let shared = Locked((started: 0, failures: 0, latencies: [Double]()))
         let clock = ContinuousClock()

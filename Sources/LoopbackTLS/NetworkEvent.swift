@@ -43,6 +43,11 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
         case reusingForgery(host: String, copied: String)
         /// The real server presented the leaf the reused forgery copied: the proxy may relay.
         case forgeryConfirmed(copied: String)
+        /// As `reusingForgery`, and the proxy offers the real server to resume a session it issued to the proxy
+        /// after a handshake in which it presented `copied`.
+        case reusingForgeryResuming(host: String, copied: String)
+        /// The real server resumed that session (presenting no certificate): the proxy may relay.
+        case sessionResumed(copied: String)
         /// The proxy picked the chain to present to the client.
         case presenting(chain: [String], note: String)
         /// The proxy decrypted traffic: what the attacker read.
@@ -103,6 +108,13 @@ public struct NetworkEvent: Hashable, Sendable, CustomStringConvertible {
             return "reuses the forgery it made for '\(host)' from '\(copied)': presents it at once and handshakes with the real server "
                 + "meanwhile, relaying nothing until the real server presents '\(copied)' again"
         case .forgeryConfirmed(let copied): return "the real server presented '\(copied)' again, as the reused forgery copied: relaying"
+        case .reusingForgeryResuming(let host, let copied):
+            return "reuses the forgery it made for '\(host)' from '\(copied)': presents it at once and meanwhile offers the real server "
+                + "to resume the session it issued after presenting '\(copied)', relaying nothing until the server resumes it "
+                + "(only the server that issued it can) or presents '\(copied)' again"
+        case .sessionResumed(let copied):
+            return "the real server resumed the session: it presents no certificate in a resumed handshake, and the session holds "
+                + "'\(copied)', which the reused forgery copied: relaying"
         case .presenting(let chain, let note): return "presents \(chain.map { "'\($0)'" }.joined(separator: " -> ")) (\(note))"
         case .plaintextRead(let from, let bytes, let preview): return "READ \(bytes) bytes of plaintext from the \(from.rawValue): \(preview)"
         case .relayed(let fromClient, let fromOrigin):

@@ -36,6 +36,8 @@ final class TLSConnection {
     }
     /// Server side: set once `SSL_use_certificate` was called for this connection.
     var hasServerCertificate = false
+    /// Client side, on a context that hands new sessions to connections: gets each session the server issues.
+    var onNewSession: ((TLSSession) -> Void)?
 
     private(set) var receivedAlert: String?
     /// Whether this end sent its Certificate message: only then can the peer have judged (and refused) it.
@@ -224,6 +226,16 @@ final class TLSConnection {
             OPENSSL_sk_value(stack, index).flatMap { try? stream.eventLog.certificate(retaining: OpaquePointer($0)) }
         }
     }
+
+    /// Client side, before the handshake: offers the server to resume `session` instead of a full handshake.
+    func offer(_ session: TLSSession) {
+        // Fails only for a session of another TLS method, which a client context never issues.
+        _ = OpenSSL.isolatingErrors { SSL_set_session(ssl, session.session) }
+    }
+
+    /// Whether the handshake resumed an earlier session: the server then presented no certificate, and the peer
+    /// certificate is the one the session holds, from the full handshake it came from.
+    var resumed: Bool { SSL_session_reused(ssl) == 1 }
 
     /// Whether the peer presented a certificate (without parsing it, as `peerChain` does).
     var hasPeerCertificate: Bool { SSL_get0_peer_certificate(ssl) != nil }

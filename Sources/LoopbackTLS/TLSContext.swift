@@ -149,6 +149,19 @@ final class TLSContext: @unchecked Sendable {
         SSL_CTX_set_cert_verify_callback(context, { _, _ in 1 }, nil)
     }
 
+    /// The proxy's upstream side keeps what a server issues to resume with: each new session goes to the connection's
+    /// `onNewSession` (OpenSSL's own cache is off, so nothing is resumed unless the proxy offers it).
+    func handNewSessionsToConnections() {
+        // Both return the new setting, not a status: they cannot fail.
+        SSL_CTX_ctrl(context, SSL_CTRL_SET_SESS_CACHE_MODE, Int(SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE), nil)
+        SSL_CTX_clear_options(context, COpenSSL_SSL_OP_NO_TICKET())
+        SSL_CTX_sess_set_new_cb(context) { ssl, session in
+            guard let ssl, let session, let connection = TLSConnection.from(ssl), let keep = connection.onNewSession else { return 0 }
+            keep(TLSSession(taking: session))  // 1: the reference is the TLSSession's now
+            return 1
+        }
+    }
+
     /// The proxy's downstream side: pause at the ClientHello until a certificate has been chosen.
     func pauseAtClientHello() {
         SSL_CTX_set_client_hello_cb(

@@ -60,6 +60,29 @@ extension NetworkTests {
             #expect(origin.requestsReceived == ["POST /login", "POST /login"])
         }
 
+        @Test func aServerThatIssuesTicketsIsResumedUpstreamAndItsSessionsLeafIsCheckedBeforeRelaying() throws {
+            let log = EventLog()
+            var configuration = world.origin
+            configuration.sessionTickets = 2
+            let origin = try OriginServer(configuration, log: EventLog())
+            defer { origin.stop() }
+            let proxy = try InterceptingProxy(attack: .forge(authority: world.attackerCA), routes: ["bank.test": origin.port], log: log, factory: world.factory)
+            defer { proxy.stop() }
+
+            #expect(try login(through: proxy, log: EventLog()).response?.startLine == "HTTP/1.1 200 OK")
+            #expect(try login(through: proxy, log: log).response?.startLine == "HTTP/1.1 200 OK")
+            proxy.stop()
+
+            let isResuming = { (kind: NetworkEvent.Kind) in kind == .reusingForgeryResuming(host: "bank.test", copied: "bank.test") }
+            let events = proxyEvents(log, after: isResuming)
+            #expect(events.first.map { isResuming($0.kind) } == true, "\(log.text)")
+            #expect(!events.contains { if case .upstreamChain = $0.kind { true } else { false } }, "a resumed server presents no chain")
+            let resumed = try #require(events.firstIndex { $0.kind == .sessionResumed(copied: "bank.test") })
+            let firstRead = try #require(events.firstIndex { if case .plaintextRead = $0.kind { true } else { false } })
+            #expect(resumed < firstRead, "checked before anything is relayed")
+            #expect(origin.requestsReceived == ["POST /login", "POST /login"])
+        }
+
         @Test func aServerThatChangedItsLeafGetsNothingRelayedAndTheNextConnectionForgesAnew() throws {
             let log = EventLog()
             let first = try OriginServer(world.origin, log: log)
