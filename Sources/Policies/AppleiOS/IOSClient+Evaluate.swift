@@ -54,7 +54,9 @@ extension IOSClient {
         // ATS asks the system's default evaluation even though the handler answered UseCredential.
         let system = Self.systemEvaluation(serverTrust, host: host)
         let evaluation = Self.systemEvaluationName(host: host)
-        if let trusted = Self.apartFromPins(system, of: serverTrust), let pinned = pinnedIdentities(path: trusted.path, host: host, platform: serverTrust.platform) {
+        if let trusted = Self.apartFromPins(system, of: serverTrust),
+            let pinned = pinnedIdentities(path: trusted.path, host: host, platform: serverTrust.platform)
+        {
             steps.append(pinned.step)
             if let rejection = pinned.rejection {
                 steps.append(
@@ -137,7 +139,9 @@ extension IOSClient {
             let system = Self.systemEvaluation(serverTrust, host: host)
             let evaluation = Self.systemEvaluationName(host: host)
             let skips = "the handler's answer was the system's default evaluation, the one ATS would ask"
-            if let trusted = Self.apartFromPins(system, of: serverTrust), let pinned = pinnedIdentities(path: trusted.path, host: host, platform: serverTrust.platform) {
+            if let trusted = Self.apartFromPins(system, of: serverTrust),
+                let pinned = pinnedIdentities(path: trusted.path, host: host, platform: serverTrust.platform)
+            {
                 return pinnedDefaultHandling(handler: handler, system: trusted, pinned: pinned, host: host, skips: skips)
             }
             guard let failure = system.reason else {

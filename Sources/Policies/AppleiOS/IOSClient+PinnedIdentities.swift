@@ -15,7 +15,11 @@ extension IOSClient {
         guard let pins = ats.pins(forHost: host), let keys = sslPins(forHost: host) else { return nil }
         let entries = pins.domains.map { "'\($0)'" }.joined(separator: " and ")
         guard Self.readsPinnedDomains(platform) else {
-            return (TraceStep(.pinnedIdentities, .skipped, "NSPinnedDomains \(entries) covers '\(host)', but iOS 12 does not read the key: iOS 14 was the first to apply it"), nil)
+            return (
+                TraceStep(
+                    .pinnedIdentities, .skipped,
+                    "NSPinnedDomains \(entries) covers '\(host)', but iOS 12 does not read the key: iOS 14 was the first to apply it"), nil
+            )
         }
         var clauses: [String] = []
         if let leafIdentities = pins.leafIdentities {
