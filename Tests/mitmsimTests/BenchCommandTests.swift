@@ -30,7 +30,8 @@ struct BenchCommandTests {
         #expect(rows.allSatisfy { row in lines.contains { $0.hasPrefix(row) } }, "\(lines)")
         #expect(
             lines.contains {
-                $0.hasPrefix("  mitmsim proxy CPU per proxied connection ") && $0.contains("(target ≤ 1.5; for scale, not a floor: one server and one client side")
+                $0.hasPrefix("  mitmsim proxy CPU per proxied connection ")
+                    && $0.contains("(target ≤ 1.5; for scale, not a floor: one server and one client side")
             })
         #expect(lines.contains { $0.hasPrefix("  mitmsim median / direct median, 1 client: ") && $0.hasSuffix("(target ≤ 1.50×)") })
         // Measured against mitmdump when it is on PATH, else against its reference figure.
