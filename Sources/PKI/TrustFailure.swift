@@ -40,6 +40,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case invalidExtension
         /// An empty subject where Apple refuses one: on a CA, or on a leaf whose subjectAltName is not marked critical.
         case emptySubject
+        /// A leaf at a root built into iOS, issued on or after 16 October 2018, without the SCTs Apple's CT policy requires
+        /// (`counted` of `required`): trustd's `kSecPolicyCheckSystemTrustedCTRequired`.
+        case certificateTransparencyRequired(required: Int, counted: Int)
         case other(code: Int32, message: String)
 
         /// A stable identifier for JSON and tests.
@@ -71,6 +74,7 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             case .validityPeriodTooLong: "validityPeriodTooLong"
             case .missingServerAuthEKU: "missingServerAuthEKU"
             case .installedWithoutFullTrust: "installedWithoutFullTrust"
+            case .certificateTransparencyRequired: "certificateTransparencyRequired"
             case .other: "otherVerificationError"
             }
         }
@@ -172,6 +176,10 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
                 ? "\(name) is a certificate authority with an empty subject, which iOS never accepts"
                 : "\(name) has an empty subject and its subjectAltName is not marked critical; iOS accepts an empty subject only on a leaf "
                     + "whose subjectAltName is critical"
+        case .certificateTransparencyRequired(let required, let counted):
+            return "\(name) is not CT-qualified: iOS 12.1.1 and later require a leaf issued on or after 16 October 2018 whose chain ends at a "
+                + "root built into iOS to carry SCTs from \(required) distinct logs the device knows, and \(counted == 0 ? "it carries none that count" : "only \(counted) count")"
+                + " (Certificate Transparency validation required for this use: kSecPolicyCheckSystemTrustedCTRequired)"
         case .other(let code, let message):
             return "\(name) failed a check mitmsim has no lesson for; OpenSSL says: \(message) (error \(code))"
         }
