@@ -18,7 +18,8 @@ public final class CTLog: @unchecked Sendable {
     public let listing: KnownLog
     /// The roots a submitted chain must end at (RFC 6962 §3.1: a log accepts chains to roots it accepts).
     public let acceptedRoots: [Certificate]
-    private let key: PrivateKey
+    /// The log's signing key: a lab exports it with its PKI, so a restarted lab keeps its logs and the SCTs they signed.
+    public let key: PrivateKey
     private let lock = NSLock()
     private var accepted: [Entry] = []
 

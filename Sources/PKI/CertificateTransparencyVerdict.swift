@@ -16,13 +16,13 @@ public struct CertificateTransparencyVerdict: Sendable {
     public let maximumPerOperator: Int?
     /// Valid SCTs from distinct known logs, each operator's counted up to the cap.
     public let counted: Int
-    /// "valid 395 days, issued on or after 21 April 2021": the lifetime and the table it was read in.
+    /// "valid 395 days, issued from 21 April 2021": the lifetime and the table it was read in.
     public let lifetime: String
 
     public var isQualified: Bool { counted >= required }
 
     /// Trustd's instants (CFAbsoluteTime constants in the source), as Unix times.
-    static let cutoff = Date(timeIntervalSince1970: 1_539_648_000)
+    public static let cutoff = Date(timeIntervalSince1970: 1_539_648_000)
     static let april2021 = Date(timeIntervalSince1970: 1_618_963_200)
 
     /// The verdict for `path` under `trust`, or nil when Apple requires no CT of it: another platform or policy,
@@ -56,7 +56,7 @@ public struct CertificateTransparencyVerdict: Sendable {
             let required = months < 15 ? 2 : months <= 27 ? 3 : months <= 39 ? 4 : 5
             return (required, nil, "valid \(months) whole months, issued before 21 April 2021")
         }
-        let window = "valid \(days) days, issued on or after 21 April 2021"
+        let window = "valid \(days) days, issued from 21 April 2021"
         if seconds <= 180 * 86_400 { return (2, 1, window) }
         if seconds <= 825 * 86_400 { return (3, 2, window) }
         return (4, nil, window)

@@ -76,7 +76,7 @@ public enum Platform: String, Hashable, Sendable, CaseIterable {
 
     /// True where trustd requires Certificate Transparency of a leaf at a root built into iOS: iOS 12.1.1 and later.
     /// `ios12` stands for the iOS 12 releases before 12.1.1, which require none.
-    var requiresCertificateTransparency: Bool { self == .iOS13 || self == .iOS16 }
+    public var requiresCertificateTransparency: Bool { self == .iOS13 || self == .iOS16 }
 
     /// True where Apple's rules for TLS server certificates (key sizes, SHA-1, validity maximums, serverAuth)
     /// apply to the SSL policy: iOS 13 and later.

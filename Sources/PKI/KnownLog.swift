@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Foundation
 
 /// A Certificate Transparency log as a device's log list names it: its name, its operator and its public key.
 public struct KnownLog: Hashable, Sendable {
@@ -24,6 +25,12 @@ public struct KnownLog: Hashable, Sendable {
             return try OpenSSL.encode({ i2d_PUBKEY(key, $0) }, "i2d_PUBKEY")
         }
         self.init(name: name, operatorName: operatorName, publicKeyInfo: info)
+    }
+
+    /// The public key as PEM (`-----BEGIN PUBLIC KEY-----`), as `init(name:operatorName:publicKeyPEM:source:)` reads it.
+    public func publicKeyPEM() -> [UInt8] {
+        let base64 = Data(publicKeyInfo).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return Array("-----BEGIN PUBLIC KEY-----\n\(base64)\n-----END PUBLIC KEY-----\n".utf8)
     }
 
     /// RFC 6962's log id: SHA-256 of the SubjectPublicKeyInfo.

@@ -177,9 +177,8 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
                 : "\(name) has an empty subject and its subjectAltName is not marked critical; iOS accepts an empty subject only on a leaf "
                     + "whose subjectAltName is critical"
         case .certificateTransparencyRequired(let required, let counted):
-            return "\(name) is not CT-qualified: iOS 12.1.1 and later require a leaf issued on or after 16 October 2018 whose chain ends at a "
-                + "root built into iOS to carry SCTs from \(required) distinct logs the device knows, and \(counted == 0 ? "it carries none that count" : "only \(counted) count")"
-                + " (Certificate Transparency validation required for this use: kSecPolicyCheckSystemTrustedCTRequired)"
+            return "\(name) is not CT-qualified: it has SCTs from \(counted) of the \(required) distinct logs the device knows that iOS 12.1.1 and "
+                + "later require of a leaf issued after 15 October 2018 at a root built into iOS (Certificate Transparency validation required for this use)"
         case .other(let code, let message):
             return "\(name) failed a check mitmsim has no lesson for; OpenSSL says: \(message) (error \(code))"
         }
@@ -246,7 +245,7 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
 
 extension Date {
     /// "2026-06-01": the UTC day, as traces and summaries print dates.
-    var utcDay: String { String(utcTimestamp.prefix(10)) }
+    package var utcDay: String { String(utcTimestamp.prefix(10)) }
 
     /// "2026-06-01 12:00:00 UTC".
     var utcTimestamp: String {

@@ -19,7 +19,7 @@ extension IOSClient {
     ///   - negotiated: what the handshake settled, which ATS judges.
     ///   - host: the URL's host, which ATS and the system evaluation use.
     ///   - domain: what AFNetworking passes the policy as `forDomain:` (nil when the app passes nil).
-    public func evaluate(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
+    func evaluateTrust(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
         let rules = ATSRules(ats, host: host)
         var steps = [rules.secureScheme()]
         // These rules fail the handshake itself, before any challenge reaches the app.
