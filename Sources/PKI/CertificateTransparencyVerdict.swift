@@ -21,6 +21,20 @@ public struct CertificateTransparencyVerdict: Sendable {
 
     public var isQualified: Bool { counted >= required }
 
+    /// "SCTs from 3 distinct logs the device knows, at most 2 per operator, for a leaf valid 395 days, issued from 21 April 2021".
+    public var requirement: String {
+        "SCTs from \(required) distinct logs the device knows\(maximumPerOperator.map { ", at most \($0) per operator" } ?? ""), for a leaf \(lifetime)"
+    }
+
+    /// What OpenSSL found, grouped by judgement: "it carries no SCT", "OpenSSL finds valid SCTs from 'north-1' (North
+    /// Logs), 'south-1' (South Logs), 2 counting".
+    public var findings: String {
+        guard !validations.isEmpty else { return "it carries no SCT" }
+        let groups = Dictionary(grouping: validations, by: \.judgement).sorted { $0.key < $1.key }
+        return "OpenSSL finds " + groups.map { "\($0.key) \($0.value.map(\.logName).joined(separator: ", "))" }.joined(separator: "; ")
+            + ", \(counted) counting"
+    }
+
     /// Trustd's instants (CFAbsoluteTime constants in the source), as Unix times.
     public static let cutoff = Date(timeIntervalSince1970: 1_539_648_000)
     static let april2021 = Date(timeIntervalSince1970: 1_618_963_200)
@@ -60,5 +74,20 @@ public struct CertificateTransparencyVerdict: Sendable {
         if seconds <= 180 * 86_400 { return (2, 1, window) }
         if seconds <= 825 * 86_400 { return (3, 2, window) }
         return (4, nil, window)
+    }
+}
+
+extension CTLogList.Validation {
+    /// "'north-1' (North Logs)", or the words for a log the device does not know.
+    var logName: String { log.map { "'\($0.name)' (\($0.operatorName))" } ?? "a log the device does not know" }
+
+    /// How findings group SCTs: "valid SCTs from", "SCTs that do not verify … from", …
+    var judgement: String {
+        switch status {
+        case .valid: "valid SCTs from"
+        case .invalid: "SCTs that do not verify (a bad signature or a future time) from"
+        case .unknownLog: "SCTs that do not count, from"
+        case .unverified, .unknownVersion: "SCTs it cannot verify from"
+        }
     }
 }

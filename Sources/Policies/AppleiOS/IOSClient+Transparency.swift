@@ -24,40 +24,15 @@ extension IOSClient {
                 "the path ends at '\(root.label)', a root the user installed and fully trusted: Apple requires Certificate Transparency only "
                     + "of a chain that ends at a root built into iOS, so none is required here")
         }
-        let cap = verdict.maximumPerOperator.map { ", at most \($0) per operator" } ?? ""
         let requirement =
-            "the chain of '\(leaf.label)' (issued \(leaf.notBefore.utcDay)) ends at '\(root.label)', a root built into iOS: iOS 12.1.1 and later require SCTs "
-            + "from \(verdict.required) distinct logs the device knows\(cap), for a leaf \(verdict.lifetime)"
-        let found =
-            verdict.validations.isEmpty
-            ? "it carries no SCT"
-            : "OpenSSL finds "
-                + Dictionary(grouping: verdict.validations, by: \.judgement).sorted { $0.key < $1.key }
-                .map { "\($0.key) \($0.value.map(\.logName).joined(separator: ", "))" }.joined(separator: "; ")
-        guard !verdict.isQualified else { return TraceStep(.certificateTransparency, .note, "\(requirement); \(found): CT-qualified") }
+            "the chain of '\(leaf.label)' (issued \(leaf.notBefore.utcDay)) ends at '\(root.label)', a root built into iOS: iOS 12.1.1 and "
+            + "later require \(verdict.requirement); \(verdict.findings)"
+        guard !verdict.isQualified else { return TraceStep(.certificateTransparency, .note, "\(requirement): CT-qualified") }
         let refusal = "fails (kSecPolicyCheckSystemTrustedCTRequired)"
-        let counted = verdict.validations.isEmpty ? "" : ", \(verdict.counted) counting"
         guard evaluation.rejection?.trustFailure?.kind == system.reason?.kind, let error = evaluation.urlError else {
             return TraceStep(
-                .certificateTransparency, .note,
-                "\(requirement); \(found)\(counted), so any SSL-policy evaluation of this chain \(refusal); the verdict did not rest on one")
+                .certificateTransparency, .note, "\(requirement), so any SSL-policy evaluation of this chain \(refusal); the verdict did not rest on one")
         }
-        return TraceStep(
-            .certificateTransparency, .failed, "\(requirement); \(found)\(counted), so the system's evaluation \(refusal) and the task with \(error)")
-    }
-}
-
-extension CTLogList.Validation {
-    /// "'north-1' (North Logs)", or the words for a log the device does not know.
-    fileprivate var logName: String { log.map { "'\($0.name)' (\($0.operatorName))" } ?? "a log the device does not know" }
-
-    /// How the trace groups SCTs: "valid SCTs from", "SCTs that do not verify from", …
-    fileprivate var judgement: String {
-        switch status {
-        case .valid: "valid SCTs from"
-        case .invalid: "SCTs that do not verify (a bad signature or a future time) from"
-        case .unknownLog: "SCTs that do not count, from"
-        case .unverified, .unknownVersion: "SCTs it cannot verify from"
-        }
+        return TraceStep(.certificateTransparency, .failed, "\(requirement), so the system's evaluation \(refusal) and the task with \(error)")
     }
 }
