@@ -50,7 +50,7 @@ public final class CTLog: @unchecked Sendable {
             throw refuse("the chain of '\(precertificate.label)' ends at '\(child.label)', a root this log does not accept")
         }
         let timestamp = UInt64(max(0, date.timeIntervalSince1970.rounded(.down))) * 1000
-        let signed = try Self.signedData(timestamp: timestamp, issuer: issuer, tbs: try precertificate.tbsWithoutPoison())
+        let signed = Self.signedData(timestamp: timestamp, issuer: issuer, tbs: try precertificate.tbsWithoutPoison())
         let sct = SignedCertificateTimestamp(logID: listing.logID, timestamp: timestamp, signature: try key.signSHA256(signed))
         lock.withLock { accepted.append(Entry(precertificate: precertificate, issuer: issuer, timestamp: sct)) }
         return sct
