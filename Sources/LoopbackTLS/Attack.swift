@@ -11,8 +11,11 @@ public enum Attack: Sendable {
     case selfSigned
     /// Presents the real server's chain without its private key: the CertificateVerify signature fails.
     case replayRealChain
-    /// Presents a leaf for the host from a CA the device trusts (a compromised or coerced CA).
+    /// Presents a leaf for the host from a CA the device trusts (a compromised or coerced CA), logged nowhere.
     case misissued(authority: Identity)
+    /// As `misissued`, but the CA first logs the leaf in `logs` (its precertificate with `chain`, the certificates
+    /// above the CA), so the leaf carries their SCTs, and the logs now publish it.
+    case misissuedLogged(authority: Identity, chain: [Certificate], logs: [CTLog])
     /// Presents the real chain with the real leaf's private key, which the attacker stole.
     case stolenKey(PrivateKey)
     /// Presents a chain the attacker holds the key for (a certificate for another host, an expired one).
@@ -28,7 +31,7 @@ public enum Attack: Sendable {
     /// host as long as the server presents the same leaf.
     var forgesFromRealLeaf: Bool {
         switch self {
-        case .forge, .misissued, .selfSigned: true
+        case .forge, .misissued, .misissuedLogged, .selfSigned: true
         case .passthrough, .replayRealChain, .stolenKey, .present: false
         }
     }
@@ -40,6 +43,7 @@ public enum Attack: Sendable {
         case .selfSigned: "fetching the real certificate to forge a self-signed copy"
         case .replayRealChain: "fetching the real chain to present it without its private key"
         case .misissued(let authority): "presenting a certificate mis-issued by '\(authority.certificate.label)'"
+        case .misissuedLogged(let authority, _, _): "presenting a logged certificate mis-issued by '\(authority.certificate.label)'"
         case .stolenKey: "presenting the real chain with the stolen private key"
         case .present(let chain, _, let note): "presenting '\(chain.first?.label ?? "")', \(note)"
         }

@@ -47,7 +47,7 @@ final class Interception: Sendable {
         upstream.takeServerCertificatesUnjudged()
         upstream.handNewSessionsToConnections()
         switch attack {
-        case .forge(let authority), .misissued(let authority): log.register([authority.certificate])
+        case .forge(let authority), .misissued(let authority), .misissuedLogged(let authority, _, _): log.register([authority.certificate])
         case .present(let chain, _, _): log.register(chain)
         default: break
         }
@@ -399,6 +399,9 @@ final class Interception: Sendable {
         case .misissued(let authority):
             let forged = try forgery(of: real, signedBy: authority)
             return ([forged.certificate, authority.certificate], forged.privateKey, "issued by a CA the device trusts")
+        case .misissuedLogged(let authority, let chain, let logs):
+            let forged = try forgery(of: real, signedBy: authority, chain: chain, loggingTo: logs)
+            return ([forged.certificate, authority.certificate], forged.privateKey, "issued by a CA the device trusts, with SCTs from the logs")
         case .selfSigned:
             let forged = try forgery(of: real, signedBy: nil)
             return ([forged.certificate], forged.privateKey, "self-signed with the real names")
@@ -414,10 +417,11 @@ final class Interception: Sendable {
     }
 
     /// Forgeries are cached by the names they copy and the signer, like mitmproxy's CertStore.
-    private func forgery(of real: Certificate, signedBy authority: Identity?) throws -> Identity {
-        let key = ([real.subject.description] + real.dnsNames + real.ipAddresses + [authority?.certificate.sha256Hex ?? "self"]).joined(separator: "|")
+    private func forgery(of real: Certificate, signedBy authority: Identity?, chain: [Certificate] = [], loggingTo logs: [CTLog] = []) throws -> Identity {
+        let key = ([real.subject.description] + real.dnsNames + real.ipAddresses + [authority?.certificate.sha256Hex ?? "self"] + logs.map(\.name))
+            .joined(separator: "|")
         if let cached = forgeries.withLock({ $0[key] }) { return cached }
-        let forged = try factory.forge(impersonating: real, signedBy: authority)
+        let forged = try factory.forge(impersonating: real, signedBy: authority, chain: chain, loggingTo: logs)
         forgeries.withLock { $0[key] = forged }
         return forged
     }

@@ -23,10 +23,15 @@ public struct CertificateFactory: Sendable {
     /// Nothing stops an issuer that is not a CA from signing: lessons need such chains (a leaf used as an
     /// issuer, CVE-2011-0228) to show that validation rejects them.
     public func issue(_ spec: CertificateSpec, key: PrivateKey, signedBy issuer: Identity? = nil) throws -> Certificate {
+        try issue(spec, key: key, signedBy: issuer, poisoned: false)
+    }
+
+    /// As above; `poisoned` adds the critical precertificate poison extension last, making it a precertificate.
+    func issue(_ spec: CertificateSpec, key: PrivateKey, signedBy issuer: Identity?, poisoned: Bool) throws -> Certificate {
         try validate(spec)
         return try OpenSSL.isolatingErrors {
             guard let x509 = X509_new() else { throw OpenSSL.failure("X509_new") }
-            return try Certificate(takingOwnership: build(x509, spec, key: key, issuer: issuer), label: spec.label)
+            return try Certificate(takingOwnership: build(x509, spec, key: key, issuer: issuer, poisoned: poisoned), label: spec.label)
         }
     }
 
@@ -36,7 +41,12 @@ public struct CertificateFactory: Sendable {
     /// Modelled on mitmproxy's `dummy_cert`: serverAuth, an authority key identifier but no subject key
     /// identifier, valid from two days before `now`, and one P-256 key reused for every forgery in the
     /// process (generating a key per host would only cost time; the key is not what the client checks).
-    public func forge(impersonating real: Certificate, signedBy attacker: Identity?) throws -> Identity {
+    ///
+    /// With `logs`, the forgery goes through the precertificate flow (`issue(_:key:signedBy:chain:loggingTo:)`), each
+    /// log given `attacker` and `chain` (the certificates above it); the attacker then holds SCTs for it.
+    public func forge(
+        impersonating real: Certificate, signedBy attacker: Identity?, chain: [Certificate] = [], loggingTo logs: [CTLog] = []
+    ) throws -> Identity {
         let spec = CertificateSpec(
             label: (attacker == nil ? "self-signed " : "forged ") + real.label,
             subject: DistinguishedName(commonName: real.subject.commonName, organization: real.subject.organization),
@@ -45,7 +55,8 @@ public struct CertificateFactory: Sendable {
             // A self-signed forgery has no issuer key to identify, so it carries neither identifier.
             extendedKeyUsage: [.serverAuth], subjectKeyIdentifier: false, authorityKeyIdentifier: attacker != nil)
         let key = try Self.forgingKey.get()
-        return Identity(certificate: try issue(spec, key: key, signedBy: attacker), privateKey: key)
+        guard let attacker, !logs.isEmpty else { return Identity(certificate: try issue(spec, key: key, signedBy: attacker), privateKey: key) }
+        return Identity(certificate: try issue(spec, key: key, signedBy: attacker, chain: chain, loggingTo: logs), privateKey: key)
     }
 
     private static let forgingKey = Result { try PrivateKey.generate(.p256) }
@@ -66,7 +77,7 @@ public struct CertificateFactory: Sendable {
         }
     }
 
-    private func build(_ x509: OpaquePointer, _ spec: CertificateSpec, key: PrivateKey, issuer: Identity?) throws -> OpaquePointer {
+    private func build(_ x509: OpaquePointer, _ spec: CertificateSpec, key: PrivateKey, issuer: Identity?, poisoned: Bool) throws -> OpaquePointer {
         do {
             try OpenSSL.check(X509_set_version(x509, Int(X509_VERSION_3)), "X509_set_version")
             let serial = spec.serialNumber ?? UInt64.random(in: 1...UInt64(Int64.max))
@@ -81,6 +92,8 @@ public struct CertificateFactory: Sendable {
             for (nid, value) in extensions(spec) {
                 try addExtension(x509, issuer: issuerX509, nid: nid, value: value)
             }
+            // The poison's value is an ASN.1 NULL (RFC 6962 §3.1).
+            if poisoned { try Self.addRawExtension(x509, nid: NID_ct_precert_poison, critical: true, value: [5, 0]) }
             let digest = spec.signatureDigest == .sha1 ? EVP_sha1() : EVP_sha256()
             guard X509_sign(x509, (issuer?.privateKey ?? key).pkey, digest) > 0 else { throw OpenSSL.failure("X509_sign") }
             return x509
@@ -119,6 +132,16 @@ public struct CertificateFactory: Sendable {
         let names = spec.dnsNames.map { "DNS:" + $0 } + spec.ipAddresses.map { "IP:" + $0 }
         if !names.isEmpty { result.append((NID_subject_alt_name, names.joined(separator: ","))) }
         return result
+    }
+
+    /// Appends an extension whose DER value is given as it is.
+    static func addRawExtension(_ x509: OpaquePointer, nid: Int32, critical: Bool, value: [UInt8]) throws {
+        guard let data = ASN1_OCTET_STRING_new() else { throw OpenSSL.failure("ASN1_OCTET_STRING_new") }
+        defer { ASN1_OCTET_STRING_free(data) }
+        try OpenSSL.check(ASN1_OCTET_STRING_set(data, value, Int32(value.count)), "ASN1_OCTET_STRING_set")
+        guard let ext = X509_EXTENSION_create_by_NID(nil, nid, critical ? 1 : 0, data) else { throw OpenSSL.failure("X509_EXTENSION_create_by_NID") }
+        defer { X509_EXTENSION_free(ext) }
+        try OpenSSL.check(X509_add_ext(x509, ext, -1), "X509_add_ext")
     }
 
     private func addExtension(_ x509: OpaquePointer, issuer: OpaquePointer, nid: Int32, value: String) throws {

@@ -102,7 +102,14 @@ struct ChainVerifier {
             failures += pins.failures(path: chain, host: host)
         }
         let anchor = chain.last.flatMap { top in trust.source(ofAnchor: top).map { (top, $0) } }
-        return TrustResult(path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures, anchor: anchor)
+        // trustd judges CT on a path that passed everything else (`SecCertificatePathVCIsPathValidated`).
+        let transparency = failures.isEmpty ? CertificateTransparencyVerdict.judge(trust, path: chain) : nil
+        if let transparency, !transparency.isQualified {
+            failures.append(
+                TrustFailure(kind: .certificateTransparencyRequired(required: transparency.required, counted: transparency.counted), certificate: trust.leaf))
+        }
+        return TrustResult(
+            path: failures.isEmpty ? chain : Self.signedPrefix(of: chain), failures: failures, anchor: anchor, transparency: transparency)
     }
 
     /// True when OpenSSL refused a CA's purpose although its extended key usage includes

@@ -25,11 +25,17 @@ public struct DeviceTrustStore: Sendable {
     public var userInstalled: [Certificate]
     /// Installed with a profile, but full trust not switched on: since iOS 10.3 these anchor no TLS chain.
     public var installedWithoutFullTrust: [Certificate]
+    /// The Certificate Transparency logs the device knows; nil when it holds no log list, and then, as trustd
+    /// without a current list, it requires no CT.
+    public var transparencyLogs: CTLogList?
 
-    public init(system: [Certificate] = [], userInstalled: [Certificate] = [], installedWithoutFullTrust: [Certificate] = []) {
+    public init(
+        system: [Certificate] = [], userInstalled: [Certificate] = [], installedWithoutFullTrust: [Certificate] = [], transparencyLogs: CTLogList? = nil
+    ) {
         self.system = system
         self.userInstalled = userInstalled
         self.installedWithoutFullTrust = installedWithoutFullTrust
+        self.transparencyLogs = transparencyLogs
     }
 
     /// What may end a path while the app has set no anchors of its own.
@@ -67,6 +73,10 @@ public enum Platform: String, Hashable, Sendable, CaseIterable {
         case .openSSL: "OpenSSL"
         }
     }
+
+    /// True where trustd requires Certificate Transparency of a leaf at a root built into iOS: iOS 12.1.1 and later.
+    /// `ios12` stands for the iOS 12 releases before 12.1.1, which require none.
+    public var requiresCertificateTransparency: Bool { self == .iOS13 || self == .iOS16 }
 
     /// True where Apple's rules for TLS server certificates (key sizes, SHA-1, validity maximums, serverAuth)
     /// apply to the SSL policy: iOS 13 and later.

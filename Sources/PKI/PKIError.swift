@@ -19,6 +19,8 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongPKCS12Password(path: String)
     case unsupportedKey(operation: String, key: String)
     case invalidSpec(label: String, field: String, reason: String)
+    /// A Certificate Transparency log refused a submission.
+    case ctSubmissionRefused(log: String, reason: String)
     case openSSL(operation: String, details: [String])
 
     /// One line: messages quote what the input holds (a PEM block's name, OpenSSL's reading of it).
@@ -56,6 +58,8 @@ public enum PKIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(operation) needs an EC key, not \(key)"
         case .invalidSpec(let label, let field, let reason):
             return "certificate '\(label)': \(field) \(reason)"
+        case .ctSubmissionRefused(let log, let reason):
+            return "CT log '\(log)' refused the submission: \(reason)"
         case .openSSL(let operation, let details):
             let queue = details.isEmpty ? "" : ": " + details.joined(separator: "; ")
             return "OpenSSL \(operation) failed\(queue)"

@@ -43,6 +43,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         /// The SSL policy for `host` carries the app's `NSPinnedDomains` pins (`SSLPins`), and `list`'s check failed: the
         /// leaf has no pinned leaf key, or no certificate above it a pinned CA key. The failure names the leaf.
         case pinnedIdentityMismatch(host: String, list: SSLPins.List)
+        /// A leaf at a root built into iOS, issued on or after 16 October 2018, without the SCTs Apple's CT policy requires
+        /// (`counted` of `required`): trustd's `kSecPolicyCheckSystemTrustedCTRequired`.
+        case certificateTransparencyRequired(required: Int, counted: Int)
         case other(code: Int32, message: String)
 
         /// A stable identifier for JSON and tests.
@@ -75,6 +78,7 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
             case .validityPeriodTooLong: "validityPeriodTooLong"
             case .missingServerAuthEKU: "missingServerAuthEKU"
             case .installedWithoutFullTrust: "installedWithoutFullTrust"
+            case .certificateTransparencyRequired: "certificateTransparencyRequired"
             case .other: "otherVerificationError"
             }
         }
@@ -182,6 +186,9 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
         case .pinnedIdentityMismatch(let host, .authorities):
             return "no certificate above the leaf \(name) has a key NSPinnedCAIdentities lists for '\(host)' (kSecPolicyCheckCAspkiSHA256: "
                 + "SecPolicyCreateSSL adds the Info.plist's NSPinnedDomains pins to the SSL policy for the host)"
+        case .certificateTransparencyRequired(let required, let counted):
+            return "\(name) is not CT-qualified: it has SCTs from \(counted) of the \(required) distinct logs the device knows that iOS 12.1.1 and "
+                + "later require of a leaf issued after 15 October 2018 at a root built into iOS (Certificate Transparency validation required for this use)"
         case .other(let code, let message):
             return "\(name) failed a check mitmsim has no lesson for; OpenSSL says: \(message) (error \(code))"
         }
@@ -248,7 +255,7 @@ public struct TrustFailure: Hashable, Sendable, CustomStringConvertible {
 
 extension Date {
     /// "2026-06-01": the UTC day, as traces and summaries print dates.
-    var utcDay: String { String(utcTimestamp.prefix(10)) }
+    package var utcDay: String { String(utcTimestamp.prefix(10)) }
 
     /// "2026-06-01 12:00:00 UTC".
     var utcTimestamp: String {

@@ -12,10 +12,18 @@ public struct TrustResult: Sendable {
     /// The certificate that ended a valid path and where it is trusted from; nil when the chain is invalid.
     public let anchor: (certificate: Certificate, source: AnchorSource)?
 
-    public init(path: [Certificate], failures: [TrustFailure], anchor: (certificate: Certificate, source: AnchorSource)?) {
+    /// Apple's Certificate Transparency requirement for the path, judged when every other check passed and Apple
+    /// requires CT of it; nil otherwise.
+    public let transparency: CertificateTransparencyVerdict?
+
+    public init(
+        path: [Certificate], failures: [TrustFailure], anchor: (certificate: Certificate, source: AnchorSource)?,
+        transparency: CertificateTransparencyVerdict? = nil
+    ) {
         self.path = path
         self.failures = failures
         self.anchor = failures.isEmpty ? anchor : nil
+        self.transparency = transparency
     }
 
     public var isValid: Bool { failures.isEmpty }

@@ -20,6 +20,12 @@ extension AttackSpec {
         case .selfSigned: return .selfSigned
         case .replayRealChain: return .replayRealChain
         case .misissued: return .misissued(authority: try authority())
+        case .misissuedLogged:
+            let signer = try authority()
+            // The CA logs its forgery where it counts: in every log the device knows.
+            let known = world.transparencyLogs.logs
+            return .misissuedLogged(
+                authority: signer, chain: world.chain(above: self.authority ?? ""), logs: world.logs.filter { known.contains($0.listing) })
         case .stolenKey: return .stolenKey(world.server.leaf.identity.privateKey)
         case .present:
             guard let id = leaf else { throw ScenarioError(file: file, path: "attacker.leaf", reason: "missing (present needs the leaf the attacker shows)") }
@@ -35,7 +41,7 @@ extension AttackSpec {
     public var summary: String {
         let network =
             switch attack {
-            case .forge, .misissued: "\(attack.rawValue) with '\(authority ?? "")'"
+            case .forge, .misissued, .misissuedLogged: "\(attack.rawValue) with '\(authority ?? "")'"
             case .present: "present '\(leaf ?? "")'" + (chain.isEmpty ? "" : " with " + chain.map { "'\($0)'" }.joined(separator: ", "))
             default: attack.rawValue
             }
@@ -44,7 +50,8 @@ extension AttackSpec {
 
     /// Every attack `scenario`'s world can stage, in a fixed order: none, passthrough, forge (with each
     /// CA the device does not trust), self-signed, replay, mis-issue (with each trusted CA outside the
-    /// server's chain), stolen key; the lesson's own attack stays in the cycle when the list lacks it.
+    /// server's chain), stolen key, then mis-issue and log (with each CA outside the chain under a root built into
+    /// iOS); the lesson's own attack stays in the cycle when the list lacks it.
     /// The hooks go with every choice: the network attack and the hooked process are chosen apart (the console's
     /// `A` and `F` keys).
     public static func choices(in scenario: Scenario) -> [AttackSpec] {
@@ -56,6 +63,9 @@ extension AttackSpec {
         choices += [AttackSpec(.selfSigned, hooks: hooks), AttackSpec(.replayRealChain, hooks: hooks)]
         choices += outside.filter { $0.deviceTrust?.isAnchor == true }.map { AttackSpec(.misissued, authority: $0.id, hooks: hooks) }
         choices.append(AttackSpec(.stolenKey, hooks: hooks))
+        choices += outside.filter { scenario.world.root(of: $0.id)?.deviceTrust == .system }.map {
+            AttackSpec(.misissuedLogged, authority: $0.id, hooks: hooks)
+        }
         if !choices.contains(scenario.attacker) { choices.insert(scenario.attacker, at: 0) }
         return choices
     }

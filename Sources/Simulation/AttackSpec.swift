@@ -4,11 +4,11 @@ import Policies
 /// lessons, the console's `A` key, the matrix's columns and the lab. `none` means nobody is on the path.
 public struct AttackSpec: Sendable, Decodable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case none, passthrough, forge, selfSigned, replayRealChain, misissued, stolenKey, present
+        case none, passthrough, forge, selfSigned, replayRealChain, misissued, misissuedLogged, stolenKey, present
     }
 
     public var attack: Kind = .none
-    /// The CA that signs forgeries (`forge`) or mis-issues (`misissued`).
+    /// The CA that signs forgeries (`forge`) or mis-issues (`misissued`, `misissuedLogged`).
     public var authority: String?
     /// For `present`: the leaf the attacker shows (it holds its key) and what follows it.
     public var leaf: String?

@@ -19,6 +19,9 @@ public struct AuthoritySpec: Sendable, Decodable {
     /// The certificate and key read from files (`file`, `keyFile`) instead of generated; its issuer is then the
     /// authority that signed it, and its dates are the certificate's.
     public var file: CertificateFile? = nil
+    /// The Certificate Transparency logs it submits the leaves it issues to (`world.logs` ids); nil for the default:
+    /// every log of the world for an authority whose root is built into iOS, none for any other.
+    public var logsTo: [String]? = nil
 
     /// An authority as a file would declare it, for worlds built in code (the matrix's attackers).
     public init(
@@ -37,7 +40,7 @@ public struct AuthoritySpec: Sendable, Decodable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, issuer, pathLength, deviceTrust, keyType, notBefore, notAfter, signatureDigest, file, keyFile
+        case id, name, issuer, pathLength, deviceTrust, keyType, notBefore, notAfter, signatureDigest, file, keyFile, logsTo
     }
 
     public init(from decoder: Decoder) throws {
@@ -59,5 +62,6 @@ public struct AuthoritySpec: Sendable, Decodable {
         notAfter = try container.decodeTimeIfPresent(forKey: .notAfter)
         signatureDigest = try container.contains(.signatureDigest) ? container.decodeChoice(SignatureDigest.choices, forKey: .signatureDigest) : .sha256
         if let certificate = file?.certificate { (notBefore, notAfter) = (certificate.notBefore, certificate.notAfter) }
+        logsTo = try container.contains(.logsTo) ? container.decodeStrings(forKey: .logsTo) : nil
     }
 }

@@ -53,6 +53,15 @@ final class ExportedPKI {
         return identity.map { ($0, bytes) }
     }
 
+    /// The signing key of CT log `id` (`ct-log-<id>.key`), when the directory holds one that reads.
+    func logKey(_ id: String) -> PrivateKey? { try? PrivateKey.load(from: path("ct-log-\(id).key")) }
+
+    /// Records that `id` is made anew whatever the directory holds, and why (that it holds none, if so).
+    func remake(_ id: String, reason: String) {
+        let held = FileManager.default.fileExists(atPath: path("\(id).pem"))
+        remade.append(.init(id: id, reason: held ? reason : "none in \(directory)"))
+    }
+
     private func path(_ name: String) -> String { directory + "/" + name }
 
     private struct Mismatch: Error, CustomStringConvertible {

@@ -9,7 +9,7 @@ import Policies
 public struct Matrix: Sendable {
     /// One column: an attack in the scenario's words, and whether the user installed the attacker's CA.
     public enum Column: String, Sendable, CaseIterable {
-        case none, forgeUntrustedCA, forgeInstalledCA, selfSigned, wrongHost, expired, misissued, replayedChain, stolenKey
+        case none, forgeUntrustedCA, forgeInstalledCA, selfSigned, wrongHost, expired, misissued, misissuedLogged, replayedChain, stolenKey
 
         /// The attack this column stages in `scenario` (already staged by `Matrix.staged`).
         public func attack(in scenario: Scenario) -> AttackSpec {
@@ -20,6 +20,7 @@ public struct Matrix: Sendable {
             case .wrongHost: AttackSpec(.present, leaf: Matrix.wrongHostLeaf, chain: [Matrix.publicCA])
             case .expired: AttackSpec(.present, leaf: Matrix.expiredLeaf, chain: scenario.server.chain)
             case .misissued: AttackSpec(.misissued, authority: Matrix.publicCA)
+            case .misissuedLogged: AttackSpec(.misissuedLogged, authority: Matrix.publicCA)
             case .replayedChain: AttackSpec(.replayRealChain)
             case .stolenKey: AttackSpec(.stolenKey)
             }
@@ -38,6 +39,7 @@ public struct Matrix: Sendable {
             case .wrongHost: "host"
             case .expired: "exp"
             case .misissued: "mis"
+            case .misissuedLogged: "misL"
             case .replayedChain: "repl"
             case .stolenKey: "key"
             }
@@ -52,7 +54,8 @@ public struct Matrix: Sendable {
             case .selfSigned: "a self-signed certificate for the host"
             case .wrongHost: "a valid certificate from a trusted public CA, for another host"
             case .expired: "a certificate for the host, issued like the real one, that has expired"
-            case .misissued: "a certificate for the host mis-issued by a public CA the device trusts"
+            case .misissued: "a certificate for the host mis-issued by a public CA the device trusts, logged nowhere"
+            case .misissuedLogged: "the same mis-issued certificate, logged in the CT logs the device knows"
             case .replayedChain: "the real server's chain replayed, without its private key"
             case .stolenKey: "the real certificate with its stolen private key"
             }

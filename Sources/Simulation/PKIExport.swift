@@ -31,6 +31,10 @@ public enum PKIExport {
             ]
             pins.append("\(client.identity.certificate.publicKeyPin)  \(client.id) (.p12 password: \(client.password))")
         }
+        // Each CT log's public key, for `evaluate --ct-log`, and its private key, so a restarted lab keeps its logs.
+        for log in world.logs {
+            files += [shared("ct-log-\(log.name).pub", log.listing.publicKeyPEM()), secret("ct-log-\(log.name).key", try log.key.pemEncoded())]
+        }
         files.append(shared("server-chain.pem", try Certificate.pemBundle(world.server.chain)))
         files.append(shared("pins.txt", Array((pins.joined(separator: "\n") + "\n").utf8)))
         try FileWriter.createDirectory(directory)

@@ -21,6 +21,7 @@ extension RunReport {
         lines += evaluation.map { $0.steps.map { "  \($0)" } } ?? ["  " + Self.noChainJudged]
         lines.append("")
         lines.append("Verdict: \(verdict). " + outcome.joined(separator: " "))
+        if let transparencyMonitor { lines.append(transparencyMonitor) }
         lines.append(expectationLine)
         lines += tryLines
         let lesson = TerminalText.escaped(MarkdownStyle.plainText(scenario.lessonText), keepingLineBreaks: true)
@@ -70,6 +71,7 @@ extension RunReport {
             }
             ?? [Self.noChainJudged]
         lines += ["", "## Verdict", "", "**\(verdict)**. " + field(outcome.joined(separator: " ")), ""]
+        if let transparencyMonitor { lines += [field(transparencyMonitor), ""] }
         if !tries.isEmpty { lines += ["## Tries", ""] + tryLines.map { "- " + field($0) } + [""] }
         return lines.joined(separator: "\n")
     }

@@ -47,12 +47,15 @@ public struct RunReport: Sendable {
     public let attackerView: AttackerView
     /// The lesson's tries, each run from the lesson as written (empty unless the run asked for them).
     public var tries: [TryResult] = []
+    /// What a monitor of the world's CT logs saw appear during the run ("CT monitor: …"); nil when nothing was logged.
+    public let transparencyMonitor: String?
 
     /// One run: `exchanged` as the client saw it, with what the attacker and the bank saw.
     init(
         scenario: Scenario, model: any ClientModel, _ exchanged: ScenarioRunner.Exchange, realChain: [Certificate], events: [NetworkEvent],
-        attackerView: AttackerView, serverReceivedRequest: Bool
+        attackerView: AttackerView, serverReceivedRequest: Bool, transparencyMonitor: String? = nil
     ) {
+        self.transparencyMonitor = transparencyMonitor
         self.scenario = scenario
         self.model = model
         result = RunOutcome(exchanged, attackerSawPlaintext: attackerView.sawPlaintext, serverReceivedRequest: serverReceivedRequest)

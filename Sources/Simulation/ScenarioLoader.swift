@@ -253,6 +253,16 @@ public enum ScenarioLoader {
             }
         }
         if let client = world.clientIdentity { try authority(client.issuer, "world.clientIdentity.issuer") }
+        var logIDs: Set<String> = []
+        for (index, log) in (world.logs ?? []).enumerated() where !logIDs.insert(log.id).inserted {
+            throw fail("world.logs[\(index)].id", "the log id '\(log.id)' is used twice")
+        }
+        for (index, spec) in world.authorities.enumerated() {
+            for (position, id) in (spec.logsTo ?? []).enumerated() where !world.effectiveLogs.contains(where: { $0.id == id }) {
+                let known = world.effectiveLogs.map { "'\($0.id)'" }.joined(separator: ", ")
+                throw fail("world.authorities[\(index)].logsTo[\(position)]", "no log '\(id)' in world.logs (\(known.isEmpty ? "none" : known))")
+            }
+        }
         guard HostName.isValid(scenario.server.host) else { throw fail("server.host", "'\(scenario.server.host)' is not a host name or IP address") }
         guard leaves.contains(scenario.server.leaf) else { throw fail("server.leaf", "no leaf '\(scenario.server.leaf)' in world.leaves") }
         for (index, id) in scenario.server.chain.enumerated() { try certificate(id, "server.chain[\(index)]") }
@@ -281,9 +291,13 @@ public enum ScenarioLoader {
             guard !attacker.hooks.prefix(index).contains(name) else { throw fail(path, "'\(name)' is named twice (each hook is applied once)") }
         }
         switch attacker.attack {
-        case .forge, .misissued:
+        case .forge, .misissued, .misissuedLogged:
             guard let id = attacker.authority else { throw fail("attacker.authority", "missing (\(attacker.attack.rawValue) needs the CA that signs)") }
             try authority(id, "attacker.authority")
+            if attacker.attack == .misissuedLogged, world.root(of: id)?.deviceTrust != .system {
+                throw fail(
+                    "attacker.authority", "'\(id)' does not chain to a root built into iOS (deviceTrust: system), the only roots the world's CT logs accept")
+            }
         case .present:
             guard let id = attacker.leaf else { throw fail("attacker.leaf", "missing (present needs the leaf the attacker shows)") }
             guard leaves.contains(id) else { throw fail("attacker.leaf", "no leaf '\(id)' in world.leaves") }

@@ -27,13 +27,26 @@ public enum ScenarioRunner {
         let client = try TLSClient(
             host: scenario.server.host, trustStore: world.deviceTrustStore, verifyDate: world.factory.now, platform: scenario.client.platform,
             identity: app.identity, allowsWeakCryptography: weak, keyLog: keyLog)
+        let logged = world.logs.map(\.entries.count)
         let exchanged = exchange(scenario, app, client: client, port: proxy?.port ?? origin.port, log: log)
         proxy?.stop()
         origin.stop()
         return RunReport(
             scenario: scenario, model: app.model, exchanged, realChain: configuration.chain, events: log.events,
             attackerView: AttackerView(flow: proxy?.flows.first, secret: scenario.request.secret, waiting: proxy != nil),
-            serverReceivedRequest: !origin.requestsReceived.isEmpty)
+            serverReceivedRequest: !origin.requestsReceived.isEmpty,
+            transparencyMonitor: transparencyMonitor(world, since: logged, host: scenario.server.host))
+    }
+
+    /// What the bank's monitor of the CT logs reads after the run: the entries for `host` the logs took since `counts`
+    /// (the attacker's, as the world's own leaves were logged before), by issuer; nil when there are none.
+    static func transparencyMonitor(_ world: World, since counts: [Int], host: String) -> String? {
+        let fresh = zip(world.logs, counts).flatMap { log, count in log.entries.dropFirst(count).map { (log: log.name, entry: $0) } }
+            .filter { $0.entry.precertificate.dnsNames.contains(host) || $0.entry.precertificate.ipAddresses.contains(host) }
+        guard !fresh.isEmpty else { return nil }
+        let issuers = Array(Set(fresh.map(\.entry.issuer.label))).sorted().map { "'\($0)'" }.joined(separator: ", ")
+        let logs = fresh.map { "'\($0.log)'" }
+        return "CT monitor: \(logs.joined(separator: ", ")) now publish a '\(host)' certificate from \(issuers) that the bank never asked for."
     }
 
     /// The lesson, then each of its tries: the keys pressed on the lesson as written, and the result run for real.

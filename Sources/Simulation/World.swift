@@ -65,16 +65,31 @@ public struct World: Sendable {
     public let client: ClientIdentity?
     /// Nil unless the world was built from a directory (`reusing:`).
     public let reuse: Reuse?
+    /// The Certificate Transparency logs running in this world (`world.logs`, or the defaults), in file order.
+    public let logs: [CTLog]
+    /// The log list the device holds: the logs it knows.
+    public let transparencyLogs: CTLogList
 
     /// The device's trust settings: system roots and installed authorities, each in file order.
     public var deviceTrustStore: DeviceTrustStore {
         func certificates(_ trust: DeviceTrust) -> [Certificate] { entries.filter { $0.deviceTrust == trust }.map(\.certificate) }
         return DeviceTrustStore(
             system: certificates(.system), userInstalled: certificates(.userInstalled),
-            installedWithoutFullTrust: certificates(.userInstalledWithoutFullTrust))
+            installedWithoutFullTrust: certificates(.userInstalledWithoutFullTrust), transparencyLogs: transparencyLogs)
     }
 
     public subscript(id: String) -> Entry? { entries.first { $0.id == id } }
+
+    /// The certificates above authority `id`, its issuer first, up to its root: what a CT log is given with a leaf it issues.
+    public func chain(above id: String) -> [Certificate] {
+        var chain: [Certificate] = []
+        var next = self[id]?.issuerID
+        while let current = next.flatMap({ self[$0] }), chain.count < entries.count {
+            chain.append(current.certificate)
+            next = current.issuerID
+        }
+        return chain
+    }
 
     /// The same certificates, with the authority `id` installed and fully trusted by the user.
     public func installing(_ id: String) -> World {
@@ -125,15 +140,35 @@ public struct World: Sendable {
         func fail(_ path: String, _ reason: String) -> ScenarioError { ScenarioError(file: file, path: path, reason: reason) }
 
         /// `id`'s identity: read from its file, taken from an earlier export that still matches, or issued now with `key()`.
+        /// A leaf whose issuer logs its leaves goes through the precertificate flow; it is taken from an export only when
+        /// every log that signed its SCTs kept its key (`ct-log-<id>.key` there), so that they still verify.
         func identity(
             _ id: String, read: CertificateFile?, _ certificate: CertificateSpec, expected: ExportedPKI.Expected, issuer: Entry?,
-            key: () throws -> PrivateKey
+            logs: [CTLog] = [], key: () throws -> PrivateKey
         ) throws -> Identity {
             if let read { return read.identity.relabeled(id) }
-            if let reused = exported?.identity(id, expected) { return reused }
+            let logsKept = logs.allSatisfy { keptLogs.contains($0.name) }
+            if logsKept, let reused = exported?.identity(id, expected) { return reused }
+            if !logsKept { exported?.remake(id, reason: "logged anew: its CT logs' keys are not in the directory") }
             let key = try key()
-            return Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+            guard let issuer, !logs.isEmpty else {
+                return Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer?.identity), privateKey: key)
+            }
+            let chain = chain(above: issuer)
+            return Identity(certificate: try factory.issue(certificate, key: key, signedBy: issuer.identity, chain: chain, loggingTo: logs), privateKey: key)
         }
+
+        func chain(above issuer: Entry) -> [Certificate] {
+            var chain: [Certificate] = []
+            var next = issuer.issuerID.flatMap { built[$0] }
+            while let current = next, chain.count < built.count {
+                chain.append(current.certificate)
+                next = current.issuerID.flatMap { built[$0] }
+            }
+            return chain
+        }
+        var logs: [CTLog] = []
+        var keptLogs: Set<String> = []
 
         // The loader rejects issuer loops, so this recursion ends.
         func authority(_ id: String, _ path: String) throws -> Entry {
@@ -170,7 +205,8 @@ public struct World: Sendable {
             let expected = ExportedPKI.Expected(
                 spec: certificate, explicitNotBefore: definition.notBefore != nil, explicitNotAfter: definition.notAfter != nil,
                 issuer: issuer?.certificate, publicKeyInfo: try keyOf?.publicKeyInfo())
-            let made = try identity(id, read: definition.file, certificate, expected: expected, issuer: issuer) {
+            let logged = issuer.map { issuer in logs.filter { spec.logs(of: issuer.id).contains($0.name) } } ?? []
+            let made = try identity(id, read: definition.file, certificate, expected: expected, issuer: issuer, logs: logged) {
                 try keyOf ?? keys?.key(id, definition.keyType) ?? PrivateKey.generate(definition.keyType)
             }
             let entry = Entry(id: id, identity: made, role: .leaf, issuerID: issuer?.id, deviceTrust: nil)
@@ -178,11 +214,20 @@ public struct World: Sendable {
             return entry
         }
 
-        let entries =
-            try spec.authorities.enumerated().map { try authority($1.id, "world.authorities[\($0)]") }
-            + spec.leaves.enumerated().map { try leaf($1.id, "world.leaves[\($0)]") }
+        let authorities = try spec.authorities.enumerated().map { try authority($1.id, "world.authorities[\($0)]") }
+        // Like the logs of Apple's program, each accepts every root built into the device.
+        let publicRoots = authorities.filter { $0.issuerID == nil && $0.deviceTrust == .system }.map(\.certificate)
+        logs = try spec.effectiveLogs.map { log in
+            let kept = exported?.logKey(log.id)
+            if kept != nil { keptLogs.insert(log.id) }
+            return try CTLog(name: log.id, operatorName: log.operatorName, acceptedRoots: publicRoots, key: kept ?? keys?.key("ct-log " + log.id, .p256))
+        }
+        let entries = try authorities + spec.leaves.enumerated().map { try leaf($1.id, "world.leaves[\($0)]") }
         self.factory = factory
         self.entries = entries
+        self.logs = logs
+        let known = Set(spec.effectiveLogs.filter(\.knownByDevice).map(\.id))
+        transparencyLogs = try CTLogList(logs.filter { known.contains($0.name) }.map(\.listing))
 
         let served = try leaf(scenario.server.leaf, "server.leaf")
         var root = served.issuerID.flatMap { built[$0] }

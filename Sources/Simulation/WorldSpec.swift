@@ -5,14 +5,17 @@ public struct WorldSpec: Sendable, Decodable {
     public var authorities: [AuthoritySpec]
     public var leaves: [LeafSpec]
     public var clientIdentity: ClientIdentitySpec?
+    /// The Certificate Transparency logs; nil when the file names none (`effectiveLogs` then gives the defaults).
+    public var logs: [LogSpec]?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case authorities, leaves, clientIdentity }
+    enum CodingKeys: String, CodingKey, CaseIterable { case authorities, leaves, clientIdentity, logs }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.strictContainer(CodingKeys.self)
         authorities = try container.decode([AuthoritySpec].self, forKey: .authorities)
         leaves = try container.decode([LeafSpec].self, forKey: .leaves)
         clientIdentity = try container.decodeIfPresent(ClientIdentitySpec.self, forKey: .clientIdentity)
+        logs = try container.decodeIfPresent([LogSpec].self, forKey: .logs)
         try findIssuersOfFiles(container.codingPath)
     }
 
@@ -54,5 +57,26 @@ public struct WorldSpec: Sendable, Decodable {
             }
             leaves[index].issuer = signer
         }
+    }
+
+    /// The world's logs: those the file names, else `LogSpec.defaults` when an authority is a root built into iOS
+    /// (public CAs log their leaves), else none.
+    public var effectiveLogs: [LogSpec] {
+        logs ?? (authorities.contains { $0.deviceTrust == .system } ? LogSpec.defaults : [])
+    }
+
+    /// The root above authority `id` (itself for a root); nil for an id that names none.
+    func root(of id: String) -> AuthoritySpec? {
+        var current = authorities.first { $0.id == id }
+        var seen: Set<String> = []
+        while let issuer = current?.issuer, seen.insert(issuer).inserted { current = authorities.first { $0.id == issuer } }
+        return current
+    }
+
+    /// The logs authority `id` submits its leaves to: its `logsTo`, else every log of the world when its root is built
+    /// into iOS (a public CA), else none.
+    func logs(of id: String) -> [String] {
+        guard let authority = authorities.first(where: { $0.id == id }) else { return [] }
+        return authority.logsTo ?? (root(of: id)?.deviceTrust == .system ? effectiveLogs.map(\.id) : [])
     }
 }

@@ -51,6 +51,13 @@ extension MitmSim {
                 valueName: "true|false"))
         var validatesCertificateChain: Bool?
 
+        @Option(
+            help: ArgumentHelp(
+                "A Certificate Transparency log the device knows: its public key (PEM, as `pki export` writes ct-log-<id>.pub), "
+                    + "optionally after its operator and '='. Repeatable. With one, iOS 12.1.1 and later require SCTs of a leaf at a --trust root.",
+                valueName: "[operator=]file"))
+        var ctLog: [String] = []
+
         @Option(help: "The evaluation time, e.g. 2026-06-01T12:00:00Z (default: now).", transform: Self.parseTime)
         var at: Date?
 
@@ -72,7 +79,8 @@ extension MitmSim {
             let store = DeviceTrustStore(
                 system: try trust.flatMap { try files.load($0, option: "--trust") },
                 userInstalled: try installed.flatMap { try files.load($0, option: "--installed") },
-                installedWithoutFullTrust: try installedWithoutFullTrust.flatMap { try files.load($0, option: "--installed-without-full-trust") })
+                installedWithoutFullTrust: try installedWithoutFullTrust.flatMap { try files.load($0, option: "--installed-without-full-trust") },
+                transparencyLogs: try transparencyLogs())
             let pinned = try pin.flatMap { try files.load($0, option: "--pin", pinned: true) }
             let policy = SecurityPolicy(
                 version: library, SSLPinningMode: pinningMode.mode, allowInvalidCertificates: allowInvalidCertificates,
@@ -88,10 +96,47 @@ extension MitmSim {
                 print(evaluation.json())
             case .text:
                 print(evaluation.text)
+                if let line = transparencyLine(serverTrust) { print("\n" + line) }
                 print("\npresented chain, leaf first:")
                 print(presented.map(\.summary).joined(separator: "\n"))
             }
             if !evaluation.isTrusted { throw ExitCode(1) }
+        }
+
+        /// The log list `--ct-log` gives, or nil (no log list: no CT required) without one. Each log is named by its file's name.
+        func transparencyLogs() throws -> CTLogList? {
+            guard !ctLog.isEmpty else { return nil }
+            let logs = try ctLog.map { argument in
+                let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+                let path = parts.last ?? argument
+                let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                do {
+                    let pem = try InputFile.read(path, limit: 64 << 10, kind: "a CT log's public key")
+                    return try KnownLog(name: name, operatorName: parts.count == 2 ? parts[0] : name, publicKeyPEM: pem, source: path)
+                } catch {
+                    throw BadInput(option: "--ct-log", error)
+                }
+            }
+            return try CTLogList(logs)
+        }
+
+        /// Apple's CT requirement for the system's SSL-policy evaluation of the chain, when the device holds a log list.
+        func transparencyLine(_ trust: ServerTrust) -> String? {
+            guard trust.deviceTrustStore.transparencyLogs != nil else { return nil }
+            var system = trust
+            system.policy = .ssl(host: domain ?? "")
+            let result = system.evaluate()
+            guard let verdict = result.transparency else {
+                let reason: String =
+                    if !platform.requiresCertificateTransparency { "\(platform.name) requires none" } else if !result.isValid {
+                        "the chain fails another check first"
+                    } else if result.anchor?.source != .system { "the path does not end at a root built into iOS (--trust)" } else {
+                        "the leaf was issued before 16 October 2018"
+                    }
+                return "certificate transparency: not required: \(reason)"
+            }
+            return "certificate transparency: iOS 12.1.1 and later require \(verdict.requirement); \(verdict.findings): "
+                + (verdict.isQualified ? "CT-qualified" : "not CT-qualified")
         }
 
         static func parseTime(_ text: String) throws -> Date {

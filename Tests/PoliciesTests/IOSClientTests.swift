@@ -206,8 +206,9 @@ struct IOSClientTests {
         let evaluation = IOSClient(challengeHandler: .acceptAll).evaluate(
             serverTrust: world.trust(world.forgedChain, attackerInstalled: true), negotiated: Self.tls13, host: "bank.test", domain: "bank.test")
         #expect(evaluation.isTrusted)
-        #expect(evaluation.steps.last?.check == .atsServerTrust)
-        #expect(evaluation.steps.last?.outcome == .note)
+        // Certificate Transparency's note follows: an installed root is exempt.
+        #expect(evaluation.steps.suffix(2).map(\.check) == [.atsServerTrust, .certificateTransparency])
+        #expect(evaluation.steps.suffix(2).map(\.outcome) == [.note, .note])
         #expect(evaluation.decidingStep?.check == .challengeHandler)
     }
 

@@ -106,8 +106,8 @@ struct NSPinnedDomainsTests {
         let evaluation = evaluate(
             ats(.init(leafIdentities: [key(world.leaf.certificate)])), handler: .acceptAll, chain: world.forgedChain, attackerInstalled: true)
         #expect(step(evaluation)?.outcome == .failed)
-        #expect(evaluation.steps.last?.check == .atsServerTrust)
-        #expect(evaluation.steps.last?.outcome == .failed)
+        #expect(evaluation.decidingStep?.check == .atsServerTrust)
+        #expect(evaluation.decidingStep?.outcome == .failed)
         #expect(evaluation.urlError == .secureConnectionFailed)
     }
 

@@ -18,7 +18,7 @@ struct AuditTests {
         let verdicts = try #require(audit.hosts.first?.clients.first)
         #expect(verdicts.client == "iOS app (afnetworking-4)")
         let through = verdicts.attacks.filter(\.getsThrough)
-        #expect(through.map(\.column) == [.forgeUntrustedCA, .forgeInstalledCA, .selfSigned, .wrongHost, .expired, .misissued])
+        #expect(through.map(\.column) == [.forgeUntrustedCA, .forgeInstalledCA, .selfSigned, .wrongHost, .expired, .misissued, .misissuedLogged])
         #expect(through.allSatisfy { $0.decidingCheck == .allowInvalidOverride })
         #expect(audit.warnings.map(\.kind) == [.atsDisablesTrust, .allowInvalidCertificates, .validatesDomainNameOff])
         #expect(audit.text.contains("forgeUntrustedCA  GETS THROUGH ACCEPTED at allowInvalidOverride"))
@@ -41,6 +41,7 @@ struct AuditTests {
         #expect(attacks.first { $0.column == .none }?.trusted == true)
         #expect(attacks.first { $0.column == .forgeInstalledCA }?.decidingCheck == .pinnedPublicKeyMatch)
         #expect(attacks.first { $0.column == .misissued }?.trusted == false)
+        #expect(attacks.first { $0.column == .misissuedLogged }?.trusted == false)
         #expect(!audit.attackGotThrough)
         #expect(audit.warnings.isEmpty)
     }

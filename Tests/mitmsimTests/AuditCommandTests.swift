@@ -27,7 +27,7 @@ final class AuditCommandTests {
         let af = try write("version: afnetworking-2.5.1\nallowInvalidCertificates: true\ndomains: [api.example.com]\n", "af.yaml")
         let result = try CommandLine.run(["audit", "--info-plist", plist, "--afnetworking", af])
         #expect(result.status == 1)
-        #expect(result.standardOutput.contains("iOS app (afnetworking-2.5.1): 6 attacks GET THROUGH"))
+        #expect(result.standardOutput.contains("iOS app (afnetworking-2.5.1): 7 attacks GET THROUGH"))
         #expect(result.standardOutput.contains("forgeUntrustedCA  GETS THROUGH"))
         #expect(result.standardOutput.contains("[atsDisablesTrust]"))
         let json = try CommandLine.run(["audit", "--info-plist", plist, "--afnetworking", af, "--format", "json"])

@@ -162,7 +162,7 @@ struct HostileConfigurationCommandTests {
         let pins = try files.write(names.map { "\($0) sha256/\(Self.pin)\n" }.joined(), "pins.txt")
         #expect(
             try Self.refusal(["--android-nsc", nsc, "--okhttp-pins", pins])
-                == "mitmsim: the configurations name 16 hosts for 2 clients to judge: 288 real runs (9 attacks each), the most one audit makes is 144; "
+                == "mitmsim: the configurations name 16 hosts for 2 clients to judge: 320 real runs (10 attacks each), the most one audit makes is 144; "
                 + "audit fewer configuration files or hosts at once")
     }
 

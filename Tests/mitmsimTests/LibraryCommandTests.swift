@@ -126,7 +126,7 @@ struct LibraryCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("mitmsim bench matrix --versions: world of '") == true)
-        #expect(lines.first?.contains("99 cells (11 releases × 9 attacks), 1 workers") == true, "\(lines)")
+        #expect(lines.first?.contains("110 cells (11 releases × 10 attacks), 1 workers") == true, "\(lines)")
         #expect(lines.dropFirst().map { String($0.prefix(44)).trimmingCharacters(in: .whitespaces) } == ["versions matrix, ms", "ms per cell"])
     }
 }

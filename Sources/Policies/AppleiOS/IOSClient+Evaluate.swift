@@ -19,7 +19,7 @@ extension IOSClient {
     ///   - negotiated: what the handshake settled, which ATS judges.
     ///   - host: the URL's host, which ATS and the system evaluation use.
     ///   - domain: what AFNetworking passes the policy as `forDomain:` (nil when the app passes nil).
-    public func evaluate(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
+    func evaluateTrust(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
         // The app's process: every SSL policy with a host name created in it carries the Info.plist's pins, from iOS 14.
         var serverTrust = serverTrust
         if Self.readsPinnedDomains(serverTrust.platform) { serverTrust.pinsForHost = { [self] in sslPins(forHost: $0) } }

@@ -21,10 +21,13 @@ extension TraceStep.Check {
     public static let pinnedIdentities = Self(rawValue: "pinnedIdentities")
     /// Two-way TLS: the identity the app answers the client-certificate challenge with, from its `.p12`.
     public static let clientCertificate = Self(rawValue: "clientCertificate")
+    /// Apple's Certificate Transparency requirement (iOS 12.1.1+), part of every SSL-policy evaluation: SCTs from enough
+    /// distinct known logs on a leaf at a root built into iOS.
+    public static let certificateTransparency = Self(rawValue: "certificateTransparency")
 
     /// Every check above, as the registry of client libraries lists them.
     public static let appleIOSChecks: [Self] = [
         .atsScheme, .atsTLSVersion, .atsCipherSuite, .atsCertificateStrength, .challengeHandler, .systemTrust, .challengeDisposition, .atsServerTrust,
-        .pinnedIdentities, .clientCertificate,
+        .pinnedIdentities, .clientCertificate, .certificateTransparency,
     ]
 }
