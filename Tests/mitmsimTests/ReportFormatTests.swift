@@ -15,9 +15,19 @@ struct ReportFormatTests {
         try CommandLine.run(arguments + ["--scenarios", ScenarioCommandTests.scenarios])
     }
 
+    /// `run --all --format json`: the whole catalog, run once for every test that reads it.
+    static func catalogAsJSON() throws -> CommandLine.Result {
+        try CommandLine.runOnce(["run", "--all", "--format", "json", "--scenarios", ScenarioCommandTests.scenarios])
+    }
+
+    /// `matrix --attacks none,forgeInstalledCA --format json`, run once for every test that reads it.
+    static func matrixAsJSON() throws -> CommandLine.Result {
+        try CommandLine.runOnce(["matrix", "--attacks", attacks.joined(separator: ","), "--format", "json", "--scenarios", ScenarioCommandTests.scenarios])
+    }
+
     /// The catalog's runs as JSON objects, to pick lessons by verdict and to check the Markdown against.
     func catalogRuns() throws -> [[String: Any]] {
-        try #require(try mitmsim(["run", "--all", "--format", "json"]).json["results"] as? [[String: Any]])
+        try #require(try Self.catalogAsJSON().json["results"] as? [[String: Any]])
     }
 
     @Test func aRunsJSONNamesTheNSURLErrorTheAppSawAndIsNullWhenItWasAccepted() throws {
@@ -109,7 +119,7 @@ struct ReportFormatTests {
     }
 
     @Test func theMatrixAsJSONNamesTheDecidingCheckOfEveryCellOrNull() throws {
-        let json = try mitmsim(["matrix", "--attacks", Self.attacks.joined(separator: ","), "--format", "json"]).json
+        let json = try Self.matrixAsJSON().json
         let cells = try #require(json["cells"] as? [[String: Any]])
         let checks: Set = [
             "domainGuard", "policySelection", "chainTrust", "allowInvalidOverride", "pinnedAnchors", "pinnedCertificateMatch", "pinnedPublicKeyMatch",
@@ -140,7 +150,7 @@ struct ReportFormatTests {
 
     /// From the matrix's JSON: for each policy, keyed as the CSV writes it, the symbol of each attack's cell in column order.
     func verdictsByPolicy() throws -> [String: [String]] {
-        let json = try mitmsim(["matrix", "--attacks", Self.attacks.joined(separator: ","), "--format", "json"]).json
+        let json = try Self.matrixAsJSON().json
         var verdicts: [String: [String: String]] = [:]
         for cell in try #require(json["cells"] as? [[String: Any]]) {
             let policy = try #require(cell["policy"] as? [String: Any])
