@@ -15,6 +15,11 @@ struct ReportFormatTests {
         try CommandLine.run(arguments + ["--scenarios", ScenarioCommandTests.scenarios])
     }
 
+    /// `run --all`: the whole catalog as text, run once for every test that reads it.
+    static func catalogAsText() throws -> CommandLine.Result {
+        try CommandLine.runOnce(["run", "--all", "--scenarios", ScenarioCommandTests.scenarios])
+    }
+
     /// `run --all --format json`: the whole catalog, run once for every test that reads it.
     static func catalogAsJSON() throws -> CommandLine.Result {
         try CommandLine.runOnce(["run", "--all", "--format", "json", "--scenarios", ScenarioCommandTests.scenarios])
@@ -83,10 +88,14 @@ struct ReportFormatTests {
         #expect(tries.hasPrefix("- Try 't': held (ACCEPTED at chainTrust, secret read)."), "\(tries)")
     }
 
+    /// Every lesson's text from one `run --all`, which prints each as `run ID` does (checked on lesson 02).
     @Test func aRunAsTextShowsTheLessonWithoutMarkdownMarks() throws {
+        let all = "\n" + (try Self.catalogAsText().standardOutput)
+        let lesson02 = try mitmsim(["run", "02-forged-untrusted-ca"]).standardOutput
+        #expect(all.contains("\n" + (lesson02.components(separatedBy: "\nNetwork, in order").first ?? "-") + "\nNetwork, in order"))
         for lesson in try ScenarioLoader.loadAll(in: ScenarioCommandTests.scenarios) {
-            let text = try mitmsim(["run", lesson.id]).standardOutput
-            let shown = try #require(text.components(separatedBy: "\nNetwork, in order").first)
+            let start = try #require(all.range(of: "\n\(lesson.id): "), "\(lesson.id) is not in run --all")
+            let shown = try #require(all[start.lowerBound...].components(separatedBy: "\nNetwork, in order").first)
             #expect(!shown.contains("**") && !shown.contains("`"), "\(lesson.id)")
             #expect(shown.contains(MarkdownStyle.plainText(lesson.revealText)), "\(lesson.id)")
         }
