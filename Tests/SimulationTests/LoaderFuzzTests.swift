@@ -8,7 +8,7 @@ import Testing
 /// (`Docs/fuzzing.md` runs the same loader under libFuzzer for hours.)
 struct LoaderFuzzTests {
     static let seed: UInt64 = 12
-    static let inputs = 2_000
+    static let inputs = Soak.size(500, long: 2_000)
 
     @Test func everyMutatedLessonLoadsOrIsRefusedInOneLineNamingTheFileAndNoneIsSlow() throws {
         let lessons = try CatalogTests.catalog.map { try String(contentsOfFile: "\(CatalogTests.scenarios)/\($0).yaml", encoding: .utf8) }

@@ -22,7 +22,7 @@ import Testing
     }
 
     /// About a minute, so only on request: `MITMSIM_SOAK=1 swift test --filter LabSoakTests`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["MITMSIM_SOAK"] == "1"))
+    @Test(.enabled(if: Soak.isRequested))
     func eightThousandConnectionsLeaveTheLabAsTheyFoundIt() async throws {
         try await soak(connections: 8_000)
     }
