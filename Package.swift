@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PKITests", dependencies: ["PKI", "TestSupport"]),
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),
-        .testTarget(name: "LoopbackTLSTests", dependencies: ["LoopbackTLS", "Policies", "PKI"]),
+        .testTarget(name: "LoopbackTLSTests", dependencies: ["LoopbackTLS", "Policies", "PKI", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "LoopbackTLS", "Policies", "PKI", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "MitmSimKitTests", dependencies: ["MitmSimKit"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Simulation", "TestSupport"], exclude: ["Golden"]),

@@ -1,6 +1,7 @@
 import Console
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 /// Classroom mode: until the class answers, nothing on screen gives away the verdict, the deciding step
@@ -9,7 +10,10 @@ struct ClassroomTests {
     static let size = Size(columns: 80, rows: 24)
 
     /// A classroom walkthrough of `id`, run for real, with the question open.
-    static func question(_ id: String) -> ConsoleState {
+    static func question(_ id: String) -> ConsoleState { questions[id] }
+
+    /// Each lesson's question, run once per test process: several suites read every lesson's.
+    private static let questions = Memo { (id: String) in
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog, classroom: true)
         state.scenario = ConsoleRenderTests.catalog.first { $0.id == id }
         ConsoleApp.perform(.run, on: &state)

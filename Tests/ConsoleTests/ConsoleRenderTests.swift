@@ -12,7 +12,10 @@ struct ConsoleRenderTests {
         in: root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios").path)
 
     /// A walkthrough of `id`, run for real, pointed at the client's decision.
-    static func walkthrough(_ id: String) -> ConsoleState {
+    static func walkthrough(_ id: String) -> ConsoleState { walkthroughs[id] }
+
+    /// Each lesson's walkthrough, run once per test process: several suites read every lesson's.
+    private static let walkthroughs = Memo { (id: String) in
         var state = ConsoleState(catalog: catalog)
         state.scenario = catalog.first { $0.id == id }
         ConsoleApp.perform(.run, on: &state)

@@ -15,6 +15,13 @@ struct ConsoleUpdateTests {
 
     static func characters(_ text: String) -> [Key] { text.map(Key.character) }
 
+    /// Lesson 02's walkthrough with its matrix open (`m`), computed once for the tests that read that matrix.
+    static let matrixOpen: ConsoleState = {
+        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
+        press([.character("m")], &state)
+        return state
+    }()
+
     @Test func openingALessonAndSwitchingToCertificatePinningFlipsTheVerdict() throws {
         var state = ConsoleState(catalog: ConsoleRenderTests.catalog)
         Self.press(Self.characters("/installed") + [.enter], &state)
@@ -73,8 +80,8 @@ struct ConsoleUpdateTests {
     }
 
     @Test func theSelectedMatrixCellSaysItsPolicyItsAttackAndWhatDecided() throws {
-        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
-        Self.press([.character("m"), .right], &state)
+        var state = Self.matrixOpen
+        Self.press([.right], &state)
         let matrix = try #require(state.matrix)
         let cell = try #require(matrix.cell(matrix.policies[0], .forgeUntrustedCA))
         #expect(cell.decidingCheck == .chainTrust)
@@ -90,8 +97,7 @@ struct ConsoleUpdateTests {
     }
 
     @Test func theMatrixShowsMoreThanFiveOfItsRowsOnTheProjector() throws {
-        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
-        Self.press([.character("m")], &state)
+        let state = Self.matrixOpen
         let matrix = try #require(state.matrix)
         let lines = render(state, size: Size(columns: 80, rows: 24)).text.components(separatedBy: "\n")
         let shown = matrix.policies.map(\.shortLabel).filter { label in lines.contains { $0.hasPrefix(" \(label) ") } }
@@ -100,8 +106,7 @@ struct ConsoleUpdateTests {
     }
 
     @Test func aMatrixIsComputedAgainAfterTheClockMovesAndNeverStagesItsCertificatesTwice() throws {
-        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
-        Self.press([.character("m")], &state)
+        var state = Self.matrixOpen
         let lessonClock = try #require(state.matrix).staged.clock
         Self.press([.character("q"), .character("c"), .character("m")], &state)
         let moved = try #require(state.matrix)
@@ -114,8 +119,7 @@ struct ConsoleUpdateTests {
     }
 
     @Test func aMatrixCellLoadsItsPolicyIntoTheWalkthrough() {
-        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
-        Self.press([.character("m")], &state)
+        var state = Self.matrixOpen
         #expect(state.matrix != nil)
         // Row 1 is: pinning mode none, A=N, V=Y, pin the leaf.
         Self.press([.down, .enter], &state)
@@ -125,8 +129,7 @@ struct ConsoleUpdateTests {
     }
 
     @Test func theCertificatePinnedToTheRootAgainstAMisissuedLeafLoadsWithTheCellsVerdict() throws {
-        var state = ConsoleRenderTests.walkthrough("02-forged-untrusted-ca")
-        Self.press([.character("m")], &state)
+        var state = Self.matrixOpen
         let matrix = try #require(state.matrix)
         let policy = Matrix.Policy(pinningMode: .certificate, allowInvalidCertificates: false, validatesDomainName: true, pinned: .root)
         let row = try #require(matrix.policies.firstIndex(of: policy))

@@ -19,7 +19,8 @@ struct ProjectorScreenTests {
     }
 
     /// The lesson pane's lines as a reader gets them: Tab to the pane, then ↓ until the last line, keeping
-    /// each line once, in order (the pane's rule says which lines it shows: "lines 3–7 of 15").
+    /// each line once, in order (the pane's rule says which lines it shows: "lines 3–7 of 15"). The screen is read
+    /// after as many ↓ as the pane has lines, each ↓ a line further: a line ↓ skipped or never reached is missing.
     static func readLessonPane(_ initial: ConsoleState, size: Size = projector) throws -> [String] {
         var state = pressed([.tab, .tab], initial, size: size)
         #expect(state.focus == .lesson)
@@ -29,11 +30,11 @@ struct ProjectorScreenTests {
             let rule = try #require(lines.firstIndex { $0.hasPrefix("── ▶ lesson") }, "\(lines.joined(separator: "\n"))")
             let numbers = lines[rule].split { !$0.isNumber }.compactMap { Int($0) }
             // Without numbers the pane shows every line: as many as the lesson's text has.
-            let all = paneLines(state, width: size.columns).count
+            let all = numbers.count == 3 ? numbers[2] : paneLines(state, width: size.columns).count
             let (first, last, total) = numbers.count == 3 ? (numbers[0], numbers[1], numbers[2]) : (1, all, all)
             for (offset, line) in lines[(rule + 1)...(rule + 1 + last - first)].enumerated() { read[first + offset] = line }
             if last == total { return read.keys.sorted().map { read[$0] ?? "" } }
-            state = pressed([.down], state, size: size)
+            state = pressed(Array(repeating: .down, count: last - first + 1), state, size: size)
         }
         Issue.record("the lesson pane never reached its last line")
         return []

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import LoopbackTLS
@@ -119,7 +120,7 @@ import Testing
         var generator = Seeded(state: 12)
         let alphabet = Array("GET POST HTTP/1.1 \r\n:0123456789-+ Content-Length Transfer-Encoding chunked\t\u{0}".utf8) + [0x1B, 0x7F, 0x9B, 0xFF]
         var outcomes = (read: 0, refused: 0)
-        for input in 0..<3000 {
+        for input in 0..<Soak.size(1_000, long: 3_000) {
             var bytes = Array(Self.messages[input % Self.messages.count].1.utf8)
             for _ in 0..<Int.random(in: 0...4, using: &generator) where !bytes.isEmpty {
                 let at = Int.random(in: 0..<bytes.count, using: &generator)

@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import TestSupport
 import Testing
 
 @testable import LoopbackTLS
@@ -112,24 +113,22 @@ import Testing
     /// One byte a second never completes a head within the deadline: the server gives up at the deadline, however
     /// often bytes arrive, instead of holding a thread for as long as the client likes.
     @Test(arguments: [false, true])
-    func aHeadThatTricklesInIsCutAtTheDeadline(toTheProxy: Bool) throws {
-        try withServers { servers in
-            let socket = try Socket.connect(port: toTheProxy ? servers.plainProxy.port : servers.plainOrigin.port)
-            defer { socket.close() }
+    func aHeadThatTricklesInIsCutAtTheDeadline(toTheProxy: Bool) async throws {
+        let servers = try Servers()
+        defer { servers.stop() }
+        let socket = try Socket.connect(port: toTheProxy ? servers.plainProxy.port : servers.plainOrigin.port)
+        defer { socket.close() }
+        // Ten seconds of waiting, off Swift Testing's threads.
+        let (waited, answer) = try await offThePool { () -> (Duration, [UInt8]) in
             let started = ContinuousClock.now
-            var answer: [UInt8] = []
             // Bounded: the test gives up after twice the deadline.
             for byte in Array("GET / HTTP/1.1\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 40) {
                 guard (try? socket.write([byte])) != nil, started.duration(to: .now) < HTTPFraming.deadline * 2 else { break }
-                let ready = Socket.waitReadable([socket], timeout: 1)
-                if !ready.isEmpty {
-                    answer = (try? socket.read(upTo: 4096)) ?? []
-                    break
-                }
+                if !Socket.waitReadable([socket], timeout: 1).isEmpty { return (started.duration(to: .now), (try? socket.read(upTo: 4096)) ?? []) }
             }
-            let waited = started.duration(to: .now)
-            #expect(waited >= HTTPFraming.deadline && waited < HTTPFraming.deadline + .seconds(3), "\(waited)")
-            #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+            return (started.duration(to: .now), [])
         }
+        #expect(waited >= HTTPFraming.deadline && waited < HTTPFraming.deadline + .seconds(3), "\(waited)")
+        #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
     }
 }

@@ -51,13 +51,14 @@ struct CertificateInputFuzzTests {
     }
 
     @Test func everyMutatedCertificateFileReadsOrIsRefusedInOneLineNamingIt() {
-        let outcome = fuzz([Self.inputs.pem, Self.inputs.chain, Self.inputs.der], count: 2_000, source: "fuzzed.pem") { bytes in
+        let count = Soak.size(500, long: 2_000)
+        let outcome = fuzz([Self.inputs.pem, Self.inputs.chain, Self.inputs.der], count: count, source: "fuzzed.pem") { bytes in
             let certificates = try Certificate.parseAll(bytes, source: "fuzzed.pem")
             #expect((1...Certificate.fileCertificateLimit).contains(certificates.count))
             // What the CLI prints for every certificate it read.
             _ = certificates.map(\.summary)
         }
-        #expect(outcome.read > 20 && outcome.refused > 1_000, "\(outcome)")
+        #expect(outcome.read > count / 100 && outcome.refused > count / 2, "\(outcome)")
     }
 
     @Test func everyMutatedKeyReadsOrIsRefusedInOneLineNamingIt() {

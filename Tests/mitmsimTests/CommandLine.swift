@@ -1,5 +1,6 @@
 import Foundation
 import PKI
+import TestSupport
 
 /// Runs the real `mitmsim` binary that `swift test` built next to this test bundle.
 struct CommandLine {
@@ -20,6 +21,12 @@ struct CommandLine {
         }
         return directory.appendingPathComponent("mitmsim")
     }()
+
+    /// Runs the built binary with `arguments` once per test process, for commands that print the same whatever runs
+    /// them when (the whole catalog as JSON, a matrix): several tests read each such run.
+    static func runOnce(_ arguments: [String]) throws -> Result { try runs[arguments].get() }
+
+    private static let runs = Memo { (arguments: [String]) in Swift.Result { try run(arguments) } }
 
     /// Runs `binary` (the built one unless given) in `currentDirectory`, with `environment`'s entries set
     /// (or removed, for nil values) over this process's environment.

@@ -10,77 +10,77 @@ struct ConsoleEndToEndTests {
         .appendingPathComponent("Scenarios")
 
     @Test("A lesson opened by id shows its verdict, pinning rejects the installed CA, and q restores the terminal")
-    func installedCALessonAndPinning() throws {
+    func installedCALessonAndPinning() async throws {
         let tmux = try TmuxSession(columns: 100, rows: 30, arguments: ["03-installed-attacker-ca"])
         defer { tmux.kill() }
 
-        try tmux.waitFor("the lesson, its verdict and the leak") { screen in
+        try await tmux.waitFor("the lesson, its verdict and the leak") { screen in
             screen.contains("03-installed-attacker-ca") && screen.contains("ACCEPTED at chainTrust")
                 && (screen.contains("LEAKED") || screen.contains("password"))
         }
         tmux.send("p")  // pinning: none → publicKey
         tmux.send("p")  // publicKey → certificate
-        try tmux.waitFor("certificate pinning rejecting the forged chain") { $0.contains("REJECTED at pinnedAnchors") }
+        try await tmux.waitFor("certificate pinning rejecting the forged chain") { $0.contains("REJECTED at pinnedAnchors") }
 
-        try tmux.quit()
+        try await tmux.quit()
     }
 
     @Test("The picker filters with / and Enter opens the lesson")
-    func pickerFilterAndOpen() throws {
+    func pickerFilterAndOpen() async throws {
         let tmux = try TmuxSession(columns: 80, rows: 24, arguments: [])
         defer { tmux.kill() }
 
-        try tmux.waitFor("the lesson picker") { $0.contains("01-no-attacker") }
+        try await tmux.waitFor("the lesson picker") { $0.contains("01-no-attacker") }
         tmux.send("/")
         tmux.type("passthrough")
-        let filtered = try tmux.waitFor("the list narrowed to 04-passthrough") {
+        let filtered = try await tmux.waitFor("the list narrowed to 04-passthrough") {
             $0.contains("04-passthrough") && !$0.contains("01-no-attacker")
         }
         tmux.send("Enter")
-        try tmux.waitFor("the 04-passthrough walkthrough") {
+        try await tmux.waitFor("the 04-passthrough walkthrough") {
             $0 != filtered && $0.contains("04-passthrough") && $0.contains("ACCEPTED")
         }
         tmux.send("q")
         tmux.send("q")
-        try tmux.waitFor("the program ending with status 0") { $0.contains("EXIT=0") }
+        try await tmux.waitFor("the program ending with status 0") { $0.contains("EXIT=0") }
     }
 
     @Test("On an 80×24 projector, Tab then PgDn reach the lesson's last line, under a one-line key hint")
-    func projectorReachesTheLessonsLastLine() throws {
+    func projectorReachesTheLessonsLastLine() async throws {
         let tmux = try TmuxSession(columns: 80, rows: 24, arguments: ["02-forged-untrusted-ca"])
         defer { tmux.kill() }
-        try tmux.waitFor("the walkthrough with its key hint") { $0.contains("REJECTED at chainTrust") && $0.contains(" Tab focus ") }
+        try await tmux.waitFor("the walkthrough with its key hint") { $0.contains("REJECTED at chainTrust") && $0.contains(" Tab focus ") }
         tmux.send("Tab")
         tmux.send("Tab")
         for _ in 0..<20 { tmux.send("NPage") }
-        try tmux.waitFor("the lesson pane at its last line") { screen in
+        try await tmux.waitFor("the lesson pane at its last line") { screen in
             let rule = screen.components(separatedBy: "\n").first { $0.hasPrefix("── ▶ lesson") } ?? ""
             let numbers = rule.split { !$0.isNumber }.compactMap { Int($0) }
             return numbers.count == 3 && numbers[1] == numbers[2]
         }
-        try tmux.quit()
+        try await tmux.quit()
     }
 
     @Test("In classroom mode the title names the lesson by number and the step counter has no total before the vote")
-    func classroomHidesTheIdAndTheStepTotal() throws {
+    func classroomHidesTheIdAndTheStepTotal() async throws {
         let tmux = try TmuxSession(columns: 80, rows: 24, arguments: ["03-installed-attacker-ca", "--classroom"])
         defer { tmux.kill() }
-        let question = try tmux.waitFor("the question") { $0.contains("Will the client accept this chain? (y/n)") }
+        let question = try await tmux.waitFor("the question") { $0.contains("Will the client accept this chain? (y/n)") }
         #expect(question.contains("lesson 03: The user installed the attacker's CA"))
         #expect(!question.contains("03-installed-attacker-ca"))
         #expect(question.contains(" step 1 ──") && !question.contains(" step 1 of"), "\(question)")
         tmux.send("y")
-        try tmux.waitFor("the verdict and the step total") { $0.contains("ACCEPTED at chainTrust") && $0.contains(" step 1 of 31 ") }
-        try tmux.quit()
+        try await tmux.waitFor("the verdict and the step total") { $0.contains("ACCEPTED at chainTrust") && $0.contains(" step 1 of 31 ") }
+        try await tmux.quit()
     }
 
     @Test("The lab's console shows a stolen password live, and q stops the lab keeping its files")
-    func labConsoleShowsFlowsLive() throws {
+    func labConsoleShowsFlowsLive() async throws {
         let directory = NSTemporaryDirectory() + "mitmsim-lab-tui-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let tmux = try TmuxSession(columns: 120, rows: 32, command: "lab", arguments: ["--tui", "--dir", directory])
         defer { tmux.kill() }
-        try tmux.waitFor("the lab's screen") { $0.contains("classroom lab") && $0.contains("none yet") }
+        try await tmux.waitFor("the lab's screen") { $0.contains("classroom lab") && $0.contains("none yet") }
 
         let commands = try String(contentsOfFile: directory + "/commands.txt", encoding: .utf8).components(separatedBy: "\n")
         let index = try #require(commands.firstIndex { $0.hasPrefix("# 2. curl -k through the attacker") })
@@ -93,46 +93,46 @@ struct ConsoleEndToEndTests {
         curl.waitUntilExit()
         #expect(curl.terminationStatus == 0)
 
-        try tmux.waitFor("the stolen password") { $0.contains("STOLEN password 'hunter2'") }
-        try tmux.quit()
+        try await tmux.waitFor("the stolen password") { $0.contains("STOLEN password 'hunter2'") }
+        try await tmux.quit()
         #expect(FileManager.default.fileExists(atPath: directory + "/pins.txt"))
     }
 
     @Test("A terminal too small says so, and growing it shows the walkthrough")
-    func tooSmallThenResized() throws {
+    func tooSmallThenResized() async throws {
         let tmux = try TmuxSession(columns: 60, rows: 15, arguments: ["03-installed-attacker-ca"])
         defer { tmux.kill() }
 
-        try tmux.waitFor("the too-small message") { $0.contains("too small") }
+        try await tmux.waitFor("the too-small message") { $0.contains("too small") }
         try tmux.resize(columns: 100, rows: 30)
-        try tmux.waitFor("the walkthrough after the resize") { screen in
+        try await tmux.waitFor("the walkthrough after the resize") { screen in
             !screen.contains("too small") && screen.contains("03-installed-attacker-ca")
                 && screen.contains("ACCEPTED at chainTrust")
         }
-        try tmux.quit()
+        try await tmux.quit()
     }
 
     @Test("Without colour and without UTF-8 the walkthrough still reads, drawn in ASCII")
-    func noColorAndASCII() throws {
+    func noColorAndASCII() async throws {
         let tmux = try TmuxSession(
             columns: 100, rows: 30, arguments: ["02-forged-untrusted-ca"],
             environment: ["LANG=C", "NO_COLOR=1"])
         defer { tmux.kill() }
 
-        let screen = try tmux.waitFor("the verdict of 02-forged-untrusted-ca") { $0.contains("REJECTED at chainTrust") }
+        let screen = try await tmux.waitFor("the verdict of 02-forged-untrusted-ca") { $0.contains("REJECTED at chainTrust") }
         #expect(!screen.contains("─"), "a C locale must draw lines in ASCII, got:\n\(screen)")
         #expect(!screen.contains("│"), "a C locale must draw lines in ASCII, got:\n\(screen)")
-        try tmux.quit()
+        try await tmux.quit()
     }
 
     @Test(
         "A terminal the console cannot draw on is refused in one line with status 2, pointing at mitmsim run",
         arguments: [("dumb", "the terminal (TERM=dumb) cannot move its cursor"), ("no-such-terminal", "(TERM=no-such-terminal)"), ("", "TERM is not set")])
-    func unusableTerminalIsRefused(term: String, reason: String) throws {
+    func unusableTerminalIsRefused(term: String, reason: String) async throws {
         let tmux = try TmuxSession(columns: 200, rows: 10, arguments: ["03-installed-attacker-ca"], environment: ["TERM=\(term)"])
         defer { tmux.kill() }
 
-        let screen = try tmux.waitFor("the program ending") { $0.contains("EXIT=") }
+        let screen = try await tmux.waitFor("the program ending") { $0.contains("EXIT=") }
         let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(lines.count == 2, "one line, then the status; the screen was:\n\(screen)")
         #expect(lines.first?.hasPrefix("mitmsim: ") == true && lines.first?.contains(reason) == true, "\(screen)")
@@ -141,13 +141,13 @@ struct ConsoleEndToEndTests {
     }
 
     @Test("^C ends the program with a failure status and leaves a usable shell")
-    func controlCRestoresTheTerminal() throws {
+    func controlCRestoresTheTerminal() async throws {
         let tmux = try TmuxSession(columns: 100, rows: 30, arguments: ["03-installed-attacker-ca"], interactiveShellAfterwards: true)
         defer { tmux.kill() }
 
-        try tmux.waitFor("the walkthrough") { $0.contains("ACCEPTED at chainTrust") }
+        try await tmux.waitFor("the walkthrough") { $0.contains("ACCEPTED at chainTrust") }
         tmux.send("C-c")
-        let ended = try tmux.waitFor("the program ending and the shell prompt") { screen in
+        let ended = try await tmux.waitFor("the program ending and the shell prompt") { screen in
             screen.contains("EXIT=") && screen.contains(TmuxSession.prompt)
         }
         let status = ended.split(separator: "\n").compactMap { line -> Int? in
@@ -159,7 +159,7 @@ struct ConsoleEndToEndTests {
         // In a restored terminal the shell echoes what is typed and runs it on Enter.
         tmux.type("echo term''inal-ok")
         tmux.send("Enter")
-        try tmux.waitFor("the shell echoing and running a command") { screen in
+        try await tmux.waitFor("the shell echoing and running a command") { screen in
             screen.contains("echo term''inal-ok")
                 && screen.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "terminal-ok" }
         }
@@ -236,11 +236,12 @@ final class TmuxSession {
     }
 
     /// Polls the screen every 50 ms until `condition` holds; after `timeout` seconds records a failure with the last screen.
+    /// It sleeps between polls without holding one of Swift Testing's threads, so other tests run meanwhile.
     @discardableResult
     func waitFor(
         _ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (String) -> Bool
-    ) throws -> String {
+    ) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = capture()
         while !condition(screen) {
@@ -250,19 +251,19 @@ final class TmuxSession {
                     sourceLocation: sourceLocation)
                 throw Failure(description: "timed out waiting for \(what)")
             }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
             screen = capture()
         }
         return screen
     }
 
     /// Presses q until the program ends (once from a lesson opened by id, or twice via the picker) and expects status 0.
-    func quit(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func quit(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let before = capture()
         send("q")
-        let after = try waitFor("the screen to change after q", sourceLocation: sourceLocation) { $0 != before }
+        let after = try await waitFor("the screen to change after q", sourceLocation: sourceLocation) { $0 != before }
         if !after.contains("EXIT=") { send("q") }
-        try waitFor("the program ending with EXIT=0", sourceLocation: sourceLocation) { $0.contains("EXIT=0") }
+        try await waitFor("the program ending with EXIT=0", sourceLocation: sourceLocation) { $0.contains("EXIT=0") }
     }
 
     func kill() {
@@ -343,12 +344,12 @@ struct LabConsoleSignalTests {
     @Test(
         "SIGTERM, SIGQUIT, SIGINT and SIGHUP stop the lab's console as q does: a restored terminal, the lab's last line, status 0",
         arguments: ["TERM", "QUIT", "INT", "HUP"])
-    func signalStopsTheLabCleanly(signal: String) throws {
+    func signalStopsTheLabCleanly(signal: String) async throws {
         let directory = NSTemporaryDirectory() + "mitmsim-lab-signal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let tmux = try TmuxSession(columns: 80, rows: 24, command: "lab", arguments: ["--tui", "--dir", directory])
         defer { tmux.kill() }
-        let screen = try tmux.waitFor("the lab's screen") { $0.contains("classroom lab") && $0.contains("none yet") }
+        let screen = try await tmux.waitFor("the lab's screen") { $0.contains("classroom lab") && $0.contains("none yet") }
         // At 80 columns the title still names the attacker's port.
         let commands = try String(contentsOfFile: directory + "/commands.txt", encoding: .utf8)
         let port = try #require(commands.range(of: #"--proxy http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)).upperBound
@@ -358,7 +359,7 @@ struct LabConsoleSignalTests {
         let mitmsim = try #require(tmux.childPIDs().first, "no process under the pane")
         let number = ["TERM": SIGTERM, "QUIT": SIGQUIT, "INT": SIGINT, "HUP": SIGHUP][signal] ?? SIGKILL
         #expect(kill(mitmsim, number) == 0)
-        let ended = try tmux.waitFor("the lab stopping") { $0.contains("EXIT=") }
+        let ended = try await tmux.waitFor("the lab stopping") { $0.contains("EXIT=") }
         // The pane is 80 columns wide: the line is wrapped.
         #expect(
             ended.replacingOccurrences(of: "\n", with: "").contains("mitmsim lab: stopped by SIG\(signal); the files in \(directory)/ are kept."), "\(ended)")

@@ -8,7 +8,7 @@ struct LessonSourceTests {
     static let lessonFiles = ((try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Scenarios").path)) ?? [])
         .filter { $0.hasSuffix(".yaml") }.sorted()
 
-    /// An empty directory holding only a copy of the built binary, as a teacher hands it out.
+    /// An empty directory holding only the built binary (a hard link, else a copy), as a teacher hands it out.
     final class CopiedBinary {
         let directory: URL
         let binary: URL
@@ -17,7 +17,13 @@ struct LessonSourceTests {
             directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("mitmsim-copied-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             binary = directory.appendingPathComponent("mitmsim")
-            try FileManager.default.copyItem(at: CommandLine.binary, to: binary)
+            // A hard link where the file system allows it: the binary under another path, as a copy puts it, without
+            // writing its 50 MB again for every test.
+            do {
+                try FileManager.default.linkItem(at: CommandLine.binary, to: binary)
+            } catch {
+                try FileManager.default.copyItem(at: CommandLine.binary, to: binary)
+            }
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }

@@ -15,9 +15,24 @@ struct ReportFormatTests {
         try CommandLine.run(arguments + ["--scenarios", ScenarioCommandTests.scenarios])
     }
 
+    /// `run --all`: the whole catalog as text, run once for every test that reads it.
+    static func catalogAsText() throws -> CommandLine.Result {
+        try CommandLine.runOnce(["run", "--all", "--scenarios", ScenarioCommandTests.scenarios])
+    }
+
+    /// `run --all --format json`: the whole catalog, run once for every test that reads it.
+    static func catalogAsJSON() throws -> CommandLine.Result {
+        try CommandLine.runOnce(["run", "--all", "--format", "json", "--scenarios", ScenarioCommandTests.scenarios])
+    }
+
+    /// `matrix --attacks none,forgeInstalledCA --format json`, run once for every test that reads it.
+    static func matrixAsJSON() throws -> CommandLine.Result {
+        try CommandLine.runOnce(["matrix", "--attacks", attacks.joined(separator: ","), "--format", "json", "--scenarios", ScenarioCommandTests.scenarios])
+    }
+
     /// The catalog's runs as JSON objects, to pick lessons by verdict and to check the Markdown against.
     func catalogRuns() throws -> [[String: Any]] {
-        try #require(try mitmsim(["run", "--all", "--format", "json"]).json["results"] as? [[String: Any]])
+        try #require(try Self.catalogAsJSON().json["results"] as? [[String: Any]])
     }
 
     @Test func aRunsJSONNamesTheNSURLErrorTheAppSawAndIsNullWhenItWasAccepted() throws {
@@ -73,10 +88,14 @@ struct ReportFormatTests {
         #expect(tries.hasPrefix("- Try 't': held (ACCEPTED at chainTrust, secret read)."), "\(tries)")
     }
 
+    /// Every lesson's text from one `run --all`, which prints each as `run ID` does (checked on lesson 02).
     @Test func aRunAsTextShowsTheLessonWithoutMarkdownMarks() throws {
+        let all = "\n" + (try Self.catalogAsText().standardOutput)
+        let lesson02 = try mitmsim(["run", "02-forged-untrusted-ca"]).standardOutput
+        #expect(all.contains("\n" + (lesson02.components(separatedBy: "\nNetwork, in order").first ?? "-") + "\nNetwork, in order"))
         for lesson in try ScenarioLoader.loadAll(in: ScenarioCommandTests.scenarios) {
-            let text = try mitmsim(["run", lesson.id]).standardOutput
-            let shown = try #require(text.components(separatedBy: "\nNetwork, in order").first)
+            let start = try #require(all.range(of: "\n\(lesson.id): "), "\(lesson.id) is not in run --all")
+            let shown = try #require(all[start.lowerBound...].components(separatedBy: "\nNetwork, in order").first)
             #expect(!shown.contains("**") && !shown.contains("`"), "\(lesson.id)")
             #expect(shown.contains(MarkdownStyle.plainText(lesson.revealText)), "\(lesson.id)")
         }
@@ -109,7 +128,7 @@ struct ReportFormatTests {
     }
 
     @Test func theMatrixAsJSONNamesTheDecidingCheckOfEveryCellOrNull() throws {
-        let json = try mitmsim(["matrix", "--attacks", Self.attacks.joined(separator: ","), "--format", "json"]).json
+        let json = try Self.matrixAsJSON().json
         let cells = try #require(json["cells"] as? [[String: Any]])
         let checks: Set = [
             "domainGuard", "policySelection", "chainTrust", "allowInvalidOverride", "pinnedAnchors", "pinnedCertificateMatch", "pinnedPublicKeyMatch",
@@ -140,7 +159,7 @@ struct ReportFormatTests {
 
     /// From the matrix's JSON: for each policy, keyed as the CSV writes it, the symbol of each attack's cell in column order.
     func verdictsByPolicy() throws -> [String: [String]] {
-        let json = try mitmsim(["matrix", "--attacks", Self.attacks.joined(separator: ","), "--format", "json"]).json
+        let json = try Self.matrixAsJSON().json
         var verdicts: [String: [String: String]] = [:]
         for cell in try #require(json["cells"] as? [[String: Any]]) {
             let policy = try #require(cell["policy"] as? [String: Any])

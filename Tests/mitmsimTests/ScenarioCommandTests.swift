@@ -43,7 +43,7 @@ struct ScenarioCommandTests {
     }
 
     @Test func runAllPassesAndSaysSo() throws {
-        let result = try mitmsim(["run", "--all"])
+        let result = try ReportFormatTests.catalogAsText()
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasSuffix(" passed, 0 failed\n"))
     }
@@ -55,7 +55,7 @@ struct ScenarioCommandTests {
         for key in ["scenario", "title", "trusted", "decidingCheck", "attackerSawPlaintext", "serverReceivedRequest", "expectationsMet", "steps", "events"] {
             #expect(json[key] != nil, "missing \(key)")
         }
-        let batch = try mitmsim(["run", "--all", "--format", "json"]).json
+        let batch = try ReportFormatTests.catalogAsJSON().json
         #expect(batch["passed"] as? Int == (batch["results"] as? [Any])?.count)
         #expect(batch["failed"] as? Int == 0)
     }
@@ -120,7 +120,7 @@ struct ScenarioCommandTests {
     }
 
     @Test func theMatrixComesAsJSONWithACellPerPolicyAndAttack() throws {
-        let result = try mitmsim(["matrix", "--attacks", "none,forgeInstalledCA", "--format", "json"])
+        let result = try ReportFormatTests.matrixAsJSON()
         #expect(result.status == 0)
         let cells = result.json["cells"] as? [[String: Any]] ?? []
         #expect(cells.count == 48 * 2)
