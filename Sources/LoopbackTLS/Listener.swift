@@ -99,8 +99,11 @@ final class Listener: Sendable {
                 continue
             }
             shared.handler(job.socket, job.number)
+            // In the queue before the close: a client that sees this connection end may connect again at once, and
+            // the accept that takes it should find this worker waiting rather than start a thread.
+            let waits = queueForTurn(worker, shared)
             finish(job.socket, shared)
-            guard waitForTurn(worker, shared) else { return }
+            guard waits, waitForTurn(worker, shared) else { return }
         }
         shared.state.withLock { $0.exited.append(worker.id) }
     }
@@ -192,10 +195,10 @@ final class Listener: Sendable {
         return finished
     }
 
-    /// Waits (at most `idleTimeout`) for this worker's turn to accept; false when it should exit instead:
-    /// enough workers wait already, the listener stops, or no turn came.
-    private static func waitForTurn(_ worker: Worker, _ shared: Shared) -> Bool {
-        let waits = shared.state.withLock { state in
+    /// Puts the worker among those waiting for a turn to accept; false when it should exit instead: enough
+    /// workers wait already, or the listener stops.
+    private static func queueForTurn(_ worker: Worker, _ shared: Shared) -> Bool {
+        shared.state.withLock { state in
             guard !state.stopping, state.idle.count < maximumIdle else {
                 state.exited.append(worker.id)
                 return false
@@ -203,7 +206,11 @@ final class Listener: Sendable {
             state.idle.append(worker)
             return true
         }
-        guard waits else { return false }
+    }
+
+    /// Waits (at most `idleTimeout`) for a queued worker's turn to accept; false when it should exit instead:
+    /// the listener stops, or no turn came.
+    private static func waitForTurn(_ worker: Worker, _ shared: Shared) -> Bool {
         while true {
             let woken = worker.wake.wait(timeout: shared.idleTimeout)
             // Decided under the lock, so a turn handed over just as the wait timed out is still taken.
