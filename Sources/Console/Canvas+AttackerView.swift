@@ -7,7 +7,7 @@ extension Canvas {
     }
 
     /// What the attacker read: the summary, then the decrypted request (the secret marked) and response, or
-    /// why the bytes stayed ciphertext.
+    /// why the bytes stayed ciphertext; last, what the bank's CT monitor now sees when the forgery was logged.
     static func attackerRows(_ report: RunReport, width: Int) -> [PageRow] {
         let view = report.attackerView
         let secret = report.scenario.request.secret
@@ -27,6 +27,7 @@ extension Canvas {
         } else if view.connected {
             result += rows(view.ciphertextDetail, .normal, width: width)
         }
+        if let monitor = report.transparencyMonitor { result += [[]] + rows(monitor, .accent, width: width) }
         return result
     }
 }

@@ -57,6 +57,17 @@ struct ConsoleUpdateTests {
         #expect(render(passthrough, size: Size(columns: 80, rows: 24)).text.contains("ciphertext only:"))
     }
 
+    @Test func theAttackerViewEndsWithWhatTheBanksCTMonitorSawWhenTheForgeryWasLogged() throws {
+        var logged = ConsoleRenderTests.walkthrough("59-compromised-public-ca-logs-its-forgery")
+        let monitor = try #require(logged.report?.transparencyMonitor)
+        Self.press([.character("x")], &logged)
+        #expect(Screen.shows(monitor, render(logged, size: Size(columns: 80, rows: 24)).text))
+
+        var unlogged = ConsoleRenderTests.walkthrough("03-installed-attacker-ca")
+        Self.press([.character("x")], &unlogged)
+        #expect(!render(unlogged, size: Size(columns: 80, rows: 24)).text.contains("CT monitor"))
+    }
+
     @Test func theInspectorMarksWhatTheForgeryChanged() {
         var state = ConsoleRenderTests.walkthrough("03-installed-attacker-ca")
         Self.press([.character("i")], &state)
