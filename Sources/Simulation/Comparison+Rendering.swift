@@ -9,7 +9,8 @@ extension Comparison {
             "\(scenario.id): \(scenario.title)",
             "The same attack against every client: \(scenario.attacker.summary).",
             "Each client has the lesson's pins (\(scenario.clientSettingsContext.pins)) in its own terms; "
-                + "the AFNetworking rows keep the lesson's other settings.",
+                + "the AFNetworking rows keep the lesson's other settings"
+                + (scenario.client.ats.pinnedDomains.isEmpty ? "." : ", and the Alamofire and TrustKit rows its Info.plist's NSPinnedDomains."),
         ]
     }
 

@@ -34,11 +34,5 @@ extension Scenario {
     }
 
     /// The world certificates whose keys `client.ats`'s `NSPinnedDomains` pins, by id, each once, entries in name order.
-    public var atsPinnedCertificateIDs: [String] {
-        var ids: [String] = []
-        for (_, entry) in client.ats.pinnedDomains.sorted(by: { $0.key < $1.key }) {
-            for id in ((entry.caIdentities ?? []) + (entry.leafIdentities ?? [])).compactMap(\.certificateID) where !ids.contains(id) { ids.append(id) }
-        }
-        return ids
-    }
+    public var atsPinnedCertificateIDs: [String] { client.ats.pinnedCertificateIDs }
 }

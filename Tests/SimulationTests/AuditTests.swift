@@ -117,4 +117,27 @@ struct AuditTests {
         #expect(audit.warnings.map(\.kind).contains(.reportOnly))
         #expect(audit.attackGotThrough)
     }
+
+    @Test("The same Info.plist's NSPinnedDomains stops the installed CA's forgery that report-only TrustKit would let through")
+    func infoPlistPinsHoldUnderReportOnlyTrustKit() throws {
+        let files = try AuditFiles()
+        let leafPin = files.leaf.certificate.publicKeySHA256Base64
+        let path = try files.plist(
+            """
+            <key>TSKConfiguration</key><dict><key>TSKPinnedDomains</key><dict><key>api.example.com</key><dict>
+              <key>TSKPublicKeyHashes</key><array><string>\(leafPin)</string><string>\(AuditFiles.otherPin)</string></array>
+              <key>TSKEnforcePinning</key><false/>
+            </dict></dict></dict>
+            <key>NSAppTransportSecurity</key><dict><key>NSPinnedDomains</key><dict><key>api.example.com</key><dict>
+              <key>NSPinnedLeafIdentities</key><array>
+                <dict><key>SPKI-SHA256-BASE64</key><string>\(leafPin)</string></dict>
+                <dict><key>SPKI-SHA256-BASE64</key><string>\(AuditFiles.otherPin)</string></dict>
+              </array>
+            </dict></dict></dict>
+            """)
+        let audit = try Audit(AuditConfiguration.read(infoPlist: path, chains: [files.path("chain.pem")]))
+        let trustKit = try #require(audit.hosts.first?.clients.first { $0.client.hasPrefix("TrustKit") })
+        #expect(trustKit.attacks.first { $0.column == .none }?.trusted == true)
+        #expect(trustKit.attacks.first { $0.column == .forgeInstalledCA }?.trusted == false)
+    }
 }

@@ -6,6 +6,7 @@ extension Alamofire4Client {
     /// mirrors is quoted above each branch. Alamofire 4 has no error of its own here: a `false` cancels the
     /// challenge and the task fails with URLSession's NSURLErrorCancelled.
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
+        let connection = infoPlistPins.applied(to: connection)
         let host = connection.host
         var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         if challengeHooked {

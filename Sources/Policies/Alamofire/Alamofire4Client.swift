@@ -4,9 +4,11 @@
 ///
 /// The model judges Alamofire's decision only. On a device, App Transport Security runs around it (it is
 /// part of `IOSClient`); where ATS would refuse a chain Alamofire accepted, the trace says so in a note.
-public struct Alamofire4Client: ClientModel, Hashable {
+public struct Alamofire4Client: InfoPlistPinnedClient, Hashable {
     /// `SessionManager(serverTrustPolicyManager:)` (default nil).
     public var serverTrustPolicyManager: ServerTrustPolicyManager?
+    /// The app's Info.plist `NSPinnedDomains`: every SSL policy for a covered host that the library's evaluations use carries them.
+    public var infoPlistPins: InfoPlistPins
     /// True when the attacker's `urlSessionChallenge` hook answers in `SessionDelegate`'s place: Alamofire 4
     /// implements the session-level `urlSession(_:didReceive:completionHandler:)`, the selector the hook matches
     /// (Alamofire 5 answers in the task-level method only, which it does not).
@@ -14,8 +16,9 @@ public struct Alamofire4Client: ClientModel, Hashable {
     /// True when the attacker's `secTrustEvaluate` hook patches the `SecTrustEvaluate` that `trustIsValid` calls.
     public var secTrustEvaluateHooked = false
 
-    public init(serverTrustPolicyManager: ServerTrustPolicyManager? = nil) {
+    public init(serverTrustPolicyManager: ServerTrustPolicyManager? = nil, infoPlistPins: InfoPlistPins = InfoPlistPins()) {
         self.serverTrustPolicyManager = serverTrustPolicyManager
+        self.infoPlistPins = infoPlistPins
     }
 }
 

@@ -7,6 +7,7 @@ extension Alamofire5Client {
     /// On iOS 12 and later every failed evaluation throws `.trustEvaluationFailed(error:)`; Alamofire's
     /// `.defaultEvaluationFailed`, `.hostValidationFailed` and `.revocationCheckFailed` come only from its iOS 10–11 path.
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
+        let connection = infoPlistPins.applied(to: connection)
         let host = connection.host
         var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         // guard let evaluator = try stateProvider?.serverTrustManager?.serverTrustEvaluator(forHost: host) else {

@@ -3,14 +3,17 @@
 ///
 /// The model judges Alamofire's decision only. On a device, App Transport Security runs around it (it is
 /// part of `IOSClient`); where ATS would refuse a chain Alamofire accepted, the trace says so in a note.
-public struct Alamofire5Client: ClientModel, Hashable {
+public struct Alamofire5Client: InfoPlistPinnedClient, Hashable {
     /// `Session(serverTrustManager:)` (default nil, as `Session.default` has none).
     public var serverTrustManager: ServerTrustManager?
+    /// The app's Info.plist `NSPinnedDomains`: every SSL policy for a covered host that the library's evaluations use carries them.
+    public var infoPlistPins: InfoPlistPins
     /// True when the attacker's `secTrustEvaluate` hook patches the `SecTrustEvaluateWithError` the evaluators call.
     public var secTrustEvaluateHooked = false
 
-    public init(serverTrustManager: ServerTrustManager? = nil) {
+    public init(serverTrustManager: ServerTrustManager? = nil, infoPlistPins: InfoPlistPins = InfoPlistPins()) {
         self.serverTrustManager = serverTrustManager
+        self.infoPlistPins = infoPlistPins
     }
 }
 

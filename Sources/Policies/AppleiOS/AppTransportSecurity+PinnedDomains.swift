@@ -3,7 +3,7 @@ import PKI
 extension AppTransportSecurity {
     /// One entry of `NSPinnedDomains` (iOS 14+): the keys a chain for the domain must hold. Apple asks for at
     /// least one of the two lists; with both, both must match.
-    public struct PinnedDomain: Sendable, Equatable {
+    public struct PinnedDomain: Sendable, Hashable {
         /// `NSIncludesSubdomains` (default NO): the entry also covers the names one label below the domain.
         public var includesSubdomains: Bool
         /// `NSPinnedCAIdentities`: a CA certificate of the path (any but the leaf) must have one of these keys; nil when absent.
@@ -62,6 +62,17 @@ extension AppTransportSecurity {
             if let leaf = entry.leafIdentities { pins.leafIdentities = (pins.leafIdentities ?? []) + leaf }
         }
         return pins.caIdentities == nil && pins.leafIdentities == nil ? nil : pins
+    }
+}
+
+extension AppTransportSecurity {
+    /// The world certificates `pinnedDomains` names by id, each once, in domain order.
+    public var pinnedCertificateIDs: [String] {
+        var ids: [String] = []
+        for (_, entry) in pinnedDomains.sorted(by: { $0.key < $1.key }) {
+            for id in ((entry.caIdentities ?? []) + (entry.leafIdentities ?? [])).compactMap(\.certificateID) where !ids.contains(id) { ids.append(id) }
+        }
+        return ids
     }
 }
 

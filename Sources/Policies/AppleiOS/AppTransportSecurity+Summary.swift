@@ -10,10 +10,13 @@ extension AppTransportSecurity {
             let keys = entry.setKeys
             parts.append("NSExceptionDomains '\(domain)'" + (keys.isEmpty ? " (no keys: Apple's defaults)" : " (\(keys.joined(separator: ", ")))"))
         }
-        for (domain, entry) in pinnedDomains.sorted(by: { $0.key < $1.key }) {
-            parts.append("NSPinnedDomains '\(domain)' (\(entry.setKeys.joined(separator: ", ")))")
-        }
+        parts += pinnedDomainsSummary
         return parts.isEmpty ? "Apple's defaults (no NSAppTransportSecurity keys)" : parts.joined(separator: "; ")
+    }
+
+    /// One "NSPinnedDomains 'bank.test' (NSPinnedLeafIdentities 2)" per entry, in domain order.
+    var pinnedDomainsSummary: [String] {
+        pinnedDomains.sorted(by: { $0.key < $1.key }).map { domain, entry in "NSPinnedDomains '\(domain)' (\(entry.setKeys.joined(separator: ", ")))" }
     }
 }
 

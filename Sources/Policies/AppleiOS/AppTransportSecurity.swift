@@ -4,9 +4,9 @@ import PKI
 ///
 /// Key names are Apple's, so a learner can compare with a real Info.plist. The default is what an app
 /// linked against the iOS 9 SDK or later gets with no `NSAppTransportSecurity` dictionary: ATS fully on.
-public struct AppTransportSecurity: Sendable, Equatable {
+public struct AppTransportSecurity: Sendable, Hashable {
     /// One entry of `NSExceptionDomains`, with Apple's defaults for the keys it leaves out.
-    public struct ExceptionDomain: Sendable, Equatable {
+    public struct ExceptionDomain: Sendable, Hashable {
         /// `NSIncludesSubdomains` (default NO).
         public var includesSubdomains: Bool
         /// `NSExceptionAllowsInsecureHTTPLoads` (default NO): `http://` allowed, and the server trust left to the app.

@@ -21,8 +21,7 @@ extension IOSClient {
     ///   - domain: what AFNetworking passes the policy as `forDomain:` (nil when the app passes nil).
     func evaluateTrust(serverTrust: ServerTrust, negotiated: NegotiatedTLS, host: String, domain: String?) -> PolicyEvaluation {
         // The app's process: every SSL policy with a host name created in it carries the Info.plist's pins, from iOS 14.
-        var serverTrust = serverTrust
-        if Self.readsPinnedDomains(serverTrust.platform) { serverTrust.pinsForHost = { [self] in sslPins(forHost: $0) } }
+        let serverTrust = infoPlistPins.applied(to: serverTrust)
         let rules = ATSRules(ats, host: host)
         var steps = [rules.secureScheme()]
         // These rules fail the handshake itself, before any challenge reaches the app.

@@ -12,9 +12,9 @@ extension IOSClient {
     /// recoverable failures (SecPolicyChecks.list), and neither makes a pinned CA an anchor: the path must be
     /// trusted first. The verdict is `SSLPins`', the checks every evaluation of the trust with that policy makes.
     func pinnedIdentities(path: [Certificate], host: String, platform: Platform) -> (step: TraceStep, rejection: RejectionReason?)? {
-        guard let pins = ats.pins(forHost: host), let keys = sslPins(forHost: host) else { return nil }
+        guard let pins = ats.pins(forHost: host), let keys = infoPlistPins.sslPins(forHost: host) else { return nil }
         let entries = pins.domains.map { "'\($0)'" }.joined(separator: " and ")
-        guard Self.readsPinnedDomains(platform) else {
+        guard InfoPlistPins.readsPinnedDomains(platform) else {
             return (
                 TraceStep(
                     .pinnedIdentities, .skipped,
@@ -49,25 +49,8 @@ extension IOSClient {
         return (TraceStep(.pinnedIdentities, .passed, "\(detail)."), nil)
     }
 
-    /// Whether the system reads `NSPinnedDomains` on `platform`: Apple documents the key from iOS 14.0, so not on
-    /// iOS 12; `Platform.iOS13` stands for iOS 13–15 and applies it as 14 and 15 do (Docs/policy.md says so).
-    static func readsPinnedDomains(_ platform: Platform) -> Bool { platform != .iOS12 }
-
-    /// The pins `SecPolicyCreateSSL` adds to an SSL policy for `host` in this app's process; nil when no entry covers
-    /// the host. An identity that is not the base64 of a SHA-256 digest matches no key, as in trustd.
-    func sslPins(forHost host: String) -> SSLPins? {
-        guard let pins = ats.pins(forHost: host) else { return nil }
-        func digests(_ identities: [AppTransportSecurity.PinnedIdentity]) -> Set<Data> {
-            Set(
-                identities.compactMap { identity in
-                    switch identity {
-                    case .spkiSHA256Base64(let base64): SPKIPin(base64: base64)?.digest
-                    case .certificate(let id): pinnedKeys[id].flatMap(SPKIPin.init(base64:))?.digest
-                    }
-                })
-        }
-        return SSLPins(leaf: pins.leafIdentities.map(digests), authorities: pins.caIdentities.map(digests))
-    }
+    /// The Info.plist's pins with the keys of the certificates they name, as the app's process applies them.
+    var infoPlistPins: InfoPlistPins { InfoPlistPins(ats: ats, pinnedKeys: pinnedKeys) }
 
     /// `system` apart from NSPinnedDomains's checks: itself when valid; when those checks are all that failed, the
     /// trusted path they were made on; nil when anything else failed.

@@ -34,7 +34,10 @@ public struct ClientSettingsContext: Sendable {
 
 extension ClientModel {
     /// A peer library is given only the lesson's pins, which it takes in its own terms: its name, and those pins.
-    public func settingsLines(_ client: ClientSettingsContext) -> [String] {
+    public func settingsLines(_ client: ClientSettingsContext) -> [String] { peerSettingsLines(client) }
+
+    /// The default `settingsLines`: the library's name and the lesson's pins.
+    public func peerSettingsLines(_ client: ClientSettingsContext) -> [String] {
         ["App: \(client.displayName)", "The lesson's pins, in \(client.displayName)'s terms: \(client.pins)"]
     }
 }

@@ -6,20 +6,24 @@ import PKI
 ///
 /// Apple's rules judge the chain: the connection's `serverTrust` keeps its platform and device trust store.
 /// App Transport Security is not part of this model (see Docs/peers.md).
-public struct TrustKitClient: ClientModel, Equatable {
+public struct TrustKitClient: InfoPlistPinnedClient, Equatable {
     /// The app's `TSKConfiguration`; nil when it pins no domain at all (every host gets URLSession's default handling).
     public var configuration: TrustKitConfiguration?
+    /// The app's Info.plist `NSPinnedDomains`: every SSL policy for a covered host that the library's evaluations use carries them.
+    public var infoPlistPins: InfoPlistPins
     /// True when the attacker's `trustKitValidator` hook replaces the validator's decision.
     public var validatorHooked = false
     /// True when the attacker's `secTrustEvaluate` hook patches the `SecTrustEvaluate` that `verifyPublicKeyPin` calls.
     public var secTrustEvaluateHooked = false
 
-    public init(configuration: TrustKitConfiguration?) {
+    public init(configuration: TrustKitConfiguration?, infoPlistPins: InfoPlistPins = InfoPlistPins()) {
         self.configuration = configuration
+        self.infoPlistPins = infoPlistPins
     }
 
     /// TrustKit's decision on the connection's host (the protection space's host; `domain` is not used).
     public func evaluate(_ connection: PresentedConnection) -> PolicyEvaluation {
+        let connection = infoPlistPins.applied(to: connection)
         let host = connection.host
         var trace = Trace(secTrustEvaluateHooked: secTrustEvaluateHooked)
         // NSString *domainConfigKey = getPinningConfigurationKeyForDomain(serverHostname, self.domainPinningPolicies);

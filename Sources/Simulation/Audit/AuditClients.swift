@@ -43,10 +43,11 @@ extension AuditConfiguration {
     var trustKitJudges: [AuditJudge] {
         guard let trustKit = infoPlist?.value.trustKit else { return [] }
         let file = infoPlist?.file ?? ""
-        return [Self.trustKitJudge(trustKit, file: file)]
+        return [Self.trustKitJudge(trustKit, ats: infoPlist?.value.ats ?? AppTransportSecurity(), file: file)]
     }
 
-    private static func trustKitJudge(_ trustKit: TrustKitConfiguration.Plist, file: String) -> AuditJudge {
+    /// TrustKit in the app of `ats`, whose `NSPinnedDomains` every SSL policy of the app's process carries.
+    private static func trustKitJudge(_ trustKit: TrustKitConfiguration.Plist, ats: AppTransportSecurity, file: String) -> AuditJudge {
         AuditJudge(name: "TrustKit (\(file))") { world, pins in
             let hashes = try placed(pins, in: world)
             let domains = trustKit.pinnedDomains.mapValues { entry in
@@ -54,8 +55,9 @@ extension AuditConfiguration {
                 placedEntry.publicKeyHashes = entry.publicKeyHashes.map { hashes[$0] ?? $0 }
                 return placedEntry
             }
+            let infoPlistPins = try InfoPlistPins(ats: placed(ats, pins: pins), in: world, file: file, path: "NSPinnedDomains")
             do throws(TrustKitConfigurationError) {
-                return TrustKitClient(configuration: try TrustKitConfiguration(pinnedDomains: domains))
+                return TrustKitClient(configuration: try TrustKitConfiguration(pinnedDomains: domains), infoPlistPins: infoPlistPins)
             } catch {
                 throw AuditError("\(file): TSKConfiguration: \(error.description)")
             }

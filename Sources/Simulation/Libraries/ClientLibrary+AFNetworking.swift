@@ -30,14 +30,6 @@ extension Scenario {
             version: release, SSLPinningMode: spec.pinningMode, allowInvalidCertificates: spec.allowInvalidCertificates,
             validatesDomainName: spec.validatesDomainName, validatesCertificateChain: spec.validatesCertificateChain,
             pinnedCertificates: Set(try pinnedCertificates(in: world)))
-        return IOSClient(ats: client.ats, challengeHandler: client.challengeHandler, policy: policy, pinnedKeys: try pinnedKeys(in: world))
-    }
-
-    /// The key hash of each world certificate `client.ats`'s `NSPinnedDomains` names.
-    fileprivate func pinnedKeys(in world: World) throws -> [String: String] {
-        Dictionary(
-            uniqueKeysWithValues: try atsPinnedCertificateIDs.map { id in
-                (id, try world.entry(id, file: file, path: "client.ats.NSPinnedDomains").certificate.publicKeySHA256Base64)
-            })
+        return IOSClient(ats: client.ats, challengeHandler: client.challengeHandler, policy: policy, pinnedKeys: try infoPlistPins(in: world).pinnedKeys)
     }
 }

@@ -28,7 +28,7 @@ extension Scenario {
             case .certificate: .pinnedCertificates(certificates: pins)
             case .publicKey: .publicKeys(keys: pins)
             }
-        return Alamofire5Client(serverTrustManager: ServerTrustManager(evaluators: [server.host: evaluator]))
+        return Alamofire5Client(serverTrustManager: ServerTrustManager(evaluators: [server.host: evaluator]), infoPlistPins: try infoPlistPins(in: world))
     }
 
     fileprivate func alamofire4Client(in world: World) throws -> Alamofire4Client {
@@ -39,6 +39,7 @@ extension Scenario {
             case .certificate: .pinCertificates(certificates: pins, validateCertificateChain: true, validateHost: true)
             case .publicKey: .pinPublicKeys(publicKeys: pins, validateCertificateChain: true, validateHost: true)
             }
-        return Alamofire4Client(serverTrustPolicyManager: ServerTrustPolicyManager(policies: [server.host: policy]))
+        return Alamofire4Client(
+            serverTrustPolicyManager: ServerTrustPolicyManager(policies: [server.host: policy]), infoPlistPins: try infoPlistPins(in: world))
     }
 }

@@ -7,7 +7,11 @@ extension ClientLibrary {
     /// audit, the Info.plist's `TSKConfiguration`.
     static let trustKit = ClientLibrary(
         name: "TrustKit",
-        models: [Model(.trustkit) { scenario, world in TrustKitClient(configuration: try scenario.trustKitConfiguration(in: world)) }],
+        models: [
+            Model(.trustkit) { scenario, world in
+                TrustKitClient(configuration: try scenario.trustKitConfiguration(in: world), infoPlistPins: try scenario.infoPlistPins(in: world))
+            }
+        ],
         checks: TraceStep.Check.trustKitChecks + [.trustKitValidatorHook, .secTrustEvaluateHook], lessonOptions: [TrustKitLessonOptions.self],
         hooks: [.trustKitValidator], auditJudges: { $0.trustKitJudges })
 }
