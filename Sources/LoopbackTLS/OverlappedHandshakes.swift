@@ -4,6 +4,11 @@ import Foundation
 /// for whichever socket is ready next. The proxy runs its handshake with the real server this way while it
 /// greets the client, so a connection waits for the longer of the two instead of their sum, and needs no
 /// second thread (a new thread would pay for a fresh allocator cache, see `Listener`).
+///
+/// The first pass only sends: every connection's first flight leaves before any reply is read. Otherwise a reply
+/// that is already waiting when the first connection reads (the server answered while this thread was not running)
+/// would be processed first, and the proxy would parse the server's certificates and finish with it while the client
+/// still waits for its ServerHello.
 enum OverlappedHandshakes {
     /// Runs every connection's handshake to its end: completed, failed, or failed as timed out at `deadline`.
     /// The sockets do not block meanwhile and block again (with their timeouts) afterwards.
@@ -15,14 +20,16 @@ enum OverlappedHandshakes {
         var results = [TLSConnection.HandshakeResult?](repeating: nil, count: connections.count)
         var waiting: [(index: Int, forWriting: Bool)] = []
         var ready = Array(connections.indices)
+        var firstPass = true
         while true {
             for index in ready {
-                switch connections[index].handshakeStep() {
+                switch connections[index].handshakeStep(sendingOnly: firstPass) {
                 case .done(let result): results[index] = result
                 case .wantsRead: waiting.append((index, false))
                 case .wantsWrite: waiting.append((index, true))
                 }
             }
+            firstPass = false
             guard !waiting.isEmpty else { break }
             ready = wait(for: waiting, in: connections, before: deadline)
             guard !ready.isEmpty else {

@@ -51,6 +51,8 @@ final class TLSConnection {
     /// For `read()` only: the proxy's relay reads into a buffer of its own, and never pays for this one.
     private lazy var readBuffer = [UInt8](repeating: 0, count: 16_384)
     private var relaying = false
+    /// Set during a step that only sends (`handshakeStep(sendingOnly:)`): OpenSSL's reads report that they would block.
+    private var holdsReads = false
 
     static let index: Int32 = {
         let slot = COpenSSL_SSL_get_ex_new_index()
@@ -74,7 +76,7 @@ final class TLSConnection {
         }
         try OpenSSL.isolatingErrors {
             try Self.require(SSL_set_fd(ssl, socket.descriptor) == 1, "SSL_set_fd")
-            Self.boundReads(of: ssl, by: socket)
+            Self.boundReads(of: ssl, by: self)
             // Unretained is safe: the SSL is freed in this object's deinit and only driven by its methods,
             // so OpenSSL cannot call back (and read this pointer) once the object is gone.
             try Self.require(SSL_set_ex_data(ssl, Self.index, Unmanaged.passUnretained(self).toOpaque()) == 1, "SSL_set_ex_data")
@@ -98,15 +100,22 @@ final class TLSConnection {
     static let handshakeDeadline: Duration = .seconds(10)
 
     /// Makes every read OpenSSL does on `ssl`'s socket ask `socket.prepareRead()` first, so that the socket's
-    /// `deadline` bounds a whole handshake; past it, the read fails as a timeout.
-    private static func boundReads(of ssl: OpaquePointer, by socket: Socket) {
+    /// `deadline` bounds a whole handshake; past it, the read fails as a timeout. While `holdsReads` is set, a read
+    /// is not made at all and reports that it would block.
+    private static func boundReads(of ssl: OpaquePointer, by connection: TLSConnection) {
         let bio = SSL_get_rbio(ssl)
-        // Unretained is safe: the socket is this connection's, which frees the SSL (and its BIO) in its deinit.
-        BIO_set_callback_arg(bio, Unmanaged.passUnretained(socket).toOpaque().assumingMemoryBound(to: CChar.self))
+        // Unretained is safe: the connection frees the SSL (and its BIO) in its deinit.
+        BIO_set_callback_arg(bio, Unmanaged.passUnretained(connection).toOpaque().assumingMemoryBound(to: CChar.self))
         BIO_set_callback_ex(bio) { bio, operation, _, _, _, _, result, _ in
-            guard operation == BIO_CB_READ, let bio, let socket = BIO_get_callback_arg(bio) else { return Int(result) }
+            guard operation == BIO_CB_READ, let bio, let raw = BIO_get_callback_arg(bio) else { return Int(result) }
+            let connection = Unmanaged<TLSConnection>.fromOpaque(raw).takeUnretainedValue()
+            if connection.holdsReads {
+                // A non-positive result cancels the read; with these flags OpenSSL reports SSL_ERROR_WANT_READ.
+                BIO_set_flags(bio, BIO_FLAGS_READ | BIO_FLAGS_SHOULD_RETRY)
+                return -1
+            }
             do {
-                try Unmanaged<Socket>.fromOpaque(socket).takeUnretainedValue().prepareRead()
+                try connection.socket.prepareRead()
                 return Int(result)
             } catch {
                 errno = EAGAIN  // a non-positive result cancels the read, which OpenSSL reports with errno
@@ -147,8 +156,13 @@ final class TLSConnection {
     }
 
     /// Advances the handshake as far as the socket allows without waiting (see `handshake()` for the error scope).
-    func handshakeStep() -> HandshakeStep {
-        OpenSSL.isolatingErrors {
+    ///
+    /// - Parameter sendingOnly: write what this end can send now and read nothing, even what has already arrived:
+    ///   the step stops at its first read as `.wantsRead`.
+    func handshakeStep(sendingOnly: Bool = false) -> HandshakeStep {
+        holdsReads = sendingOnly
+        defer { holdsReads = false }
+        return OpenSSL.isolatingErrors {
             let status = isConnector ? SSL_connect(ssl) : SSL_accept(ssl)
             if status == 1 { return .done(.completed) }
             switch SSL_get_error(ssl, status) {

@@ -47,17 +47,64 @@ extension NetworkTests {
             let events = proxyEvents(log, after: Self.isReuse)
             #expect(events.first?.kind == .reusingForgery(host: "bank.test", copied: "bank.test"))
             #expect(events.dropFirst().first?.kind == .presenting(chain: ["forged bank.test", "Attacker CA"], note: "forged with the real names"))
-            // The ClientHello to the server leaves first, and the forgery is shown before the real chain is seen (how far the
-            // server's handshake gets before the client's ServerHello depends on scheduling).
+            // The ClientHello to the server leaves first, then the client's whole flight, and only then does the proxy read what
+            // the server answered and finish with it.
             let upstreamHello = try #require(events.firstIndex { $0.peer == .origin && $0.text.hasPrefix("ClientHello") })
             let clientServerHello = try #require(events.firstIndex { $0.peer == .client && $0.text.hasPrefix("ServerHello") })
+            let clientFinished = try #require(events.firstIndex { $0.peer == .client && $0.text.hasPrefix("Finished") })
+            let upstreamFinished = try #require(events.firstIndex { $0.peer == .origin && $0.text.hasPrefix("Finished") })
             let realChain = try #require(events.firstIndex { $0.kind == .upstreamChain(["bank.test", "Bank Intermediate"]) })
-            #expect(upstreamHello < clientServerHello && clientServerHello < realChain, "\(log.text)")
+            #expect(upstreamHello < clientServerHello && clientFinished < upstreamFinished && clientServerHello < realChain, "\(log.text)")
             let confirmed = try #require(events.firstIndex { $0.kind == .forgeryConfirmed(copied: "bank.test") })
             let firstRead = try #require(events.firstIndex { if case .plaintextRead = $0.kind { true } else { false } })
             #expect(confirmed < firstRead, "checked before anything is relayed")
             #expect(proxy.flows.map(\.sawPlaintext) == [true, true])
             #expect(origin.requestsReceived == ["POST /login", "POST /login"])
+        }
+
+        /// What the first pass of `OverlappedHandshakes` guarantees, made certain: the server's reply is already waiting
+        /// when the two handshakes are driven (as when it answered while the proxy's thread was not running), and still the
+        /// client gets its whole flight before the proxy reads that reply.
+        @Test func theClientsFlightLeavesBeforeTheProxyReadsAServerReplyThatIsAlreadyWaiting() throws {
+            let log = EventLog()
+            let stream = log.makeStream(.proxy)
+            let origin = try OriginServer(world.origin, log: EventLog())
+            defer { origin.stop() }
+
+            let upstream = try TLSContext(role: .client)
+            upstream.takeServerCertificatesUnjudged()
+            let server = try TLSConnection(
+                context: upstream, socket: try Socket.connect(port: origin.port), stream: stream, isConnector: true, serverName: "bank.test",
+                peer: .origin)
+            defer { server.close() }
+            // The ClientHello goes out on a nonblocking socket, which stops at the first read; then the reply is awaited.
+            let flags = fcntl(server.socket.descriptor, F_GETFL)
+            _ = fcntl(server.socket.descriptor, F_SETFL, flags | O_NONBLOCK)
+            #expect(server.handshakeStep() == .wantsRead)
+            _ = fcntl(server.socket.descriptor, F_SETFL, flags)
+            try server.socket.wait(forWriting: false, before: .now + .seconds(5))
+
+            // The client's side: an app connects, and the proxy's end pauses at its ClientHello and is given a forgery.
+            let listening = try Socket.listen(port: 0)
+            defer { listening.close() }
+            let app = try TLSClient(host: "bank.test", trustStore: DeviceTrustStore(system: [world.attackerCA.certificate]), verifyDate: NetworkWorld.clock)
+            let appThread = try WorkerThread { [port = listening.localPort] in
+                _ = app.exchange(.direct(port: port), request: NetworkWorld.login, log: EventLog()) { _, _ in .init(accept: true, verdict: true, summary: "") }
+            }
+            defer { appThread.join() }
+            let downstream = try TLSContext(role: .server)
+            downstream.pauseAtClientHello()
+            let client = try TLSConnection(context: downstream, socket: try #require(try listening.accept()), stream: stream, isConnector: false, peer: .client)
+            defer { client.close() }
+            #expect(client.handshake() == .pausedAtClientHello)
+            let forged = try world.factory.forge(impersonating: world.leaf.certificate, signedBy: world.attackerCA)
+            try client.present([forged.certificate, world.attackerCA.certificate], key: forged.privateKey)
+
+            #expect(OverlappedHandshakes.run([server, client], before: .now + .seconds(10)) == [.completed, .completed])
+            let sent = log.events.filter { $0.actor == .proxy }
+            let clientFinished = try #require(sent.firstIndex { $0.peer == .client && $0.text.hasPrefix("Finished") })
+            let upstreamFinished = try #require(sent.firstIndex { $0.peer == .origin && $0.text.hasPrefix("Finished") })
+            #expect(clientFinished < upstreamFinished, "\(log.text)")
         }
 
         @Test func aServerThatIssuesTicketsIsResumedUpstreamAndItsSessionsLeafIsCheckedBeforeRelaying() throws {
