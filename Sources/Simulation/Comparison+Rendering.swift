@@ -5,12 +5,14 @@ import Policies
 extension Comparison {
     /// The lines above the table: the lesson, its attack, and how every client was set.
     public var heading: [String] {
-        [
+        let android = androidRows.map(\.rawValue).joined(separator: ", ")
+        return [
             "\(scenario.id): \(scenario.title)",
             "The same attack against every client: \(scenario.attacker.summary).",
             "Each client has the lesson's pins (\(scenario.clientSettingsContext.pins)) in its own terms; "
                 + "the AFNetworking rows keep the lesson's other settings.",
         ]
+            + (targetSdkVersion.flatMap { sdk in android.isEmpty ? nil : ["The Android rows (\(android)) run as an app with targetSdkVersion \(sdk)."] } ?? [])
     }
 
     /// The table's header, one cell per column: client, verdict, deciding step, what the attacker read.

@@ -213,7 +213,8 @@ extension AndroidNetworkSecurityClient {
         let required: Bool
         /// "<certificateTransparency enabled="true"> in the base-config", …
         let reason: String
-        /// True for the platform default of a target before API 37 with nothing in the file about CT: the trace says nothing then.
+        /// True when no `<certificateTransparency>` element applies and the target is before API 37, whose default
+        /// requires no CT anyway: the trace says nothing then.
         let isOldDefault: Bool
 
         /// The step once the chain reached a trust anchor: Conscrypt's policy when CT is required, else why it is not; nil for the old default.
@@ -241,6 +242,7 @@ extension AndroidNetworkSecurityClient {
     /// build) include `user` or `@raw/`; else its parent's; at the top, the target's default (required from API 37).
     private func transparency(_ levels: [Level]) -> Transparency {
         let debugAnchors = debuggable ? config.debugOverrides ?? [] : []
+        let first = NetworkSecurityConfig.firstSdkRequiringCertificateTransparency
         for level in levels {
             if let enabled = level.certificateTransparency {
                 return Transparency(required: enabled, reason: "<certificateTransparency enabled=\"\(enabled)\"> in \(level.name)", isOldDefault: false)
@@ -252,10 +254,9 @@ extension AndroidNetworkSecurityClient {
                     reason: "\(level.name) lists its own trust anchors, among them <certificates src=\"\(exempt.source.src)\">"
                         + (level.trustAnchors?.contains(exempt) == true ? "" : " from debug-overrides")
                         + ", and Android turns CT off for such a config unless a <certificateTransparency> element says otherwise",
-                    isOldDefault: false)
+                    isOldDefault: targetSdkVersion < first)
             }
         }
-        let first = NetworkSecurityConfig.firstSdkRequiringCertificateTransparency
         let required = targetSdkVersion >= first
         return Transparency(
             required: required,
