@@ -158,6 +158,15 @@ struct AndroidCertificateTransparencyTests {
         // A domain-config that inherits the anchors inherits the exemption too.
         let inherits = NSC(baseConfig: .init(trustAnchors: anchors), domainConfigs: [.init(domains: [.init("bank.test")], cleartextTrafficPermitted: false)])
         #expect(try Self.verdict(.init(config: inherits, targetSdkVersion: 37), Self.world.unlogged).isTrusted)
+        // Below API 37 the exemption is a step of its own only where it overrides an element further up.
+        let overridden = NSC(
+            baseConfig: .init(certificateTransparency: true), domainConfigs: [.init(domains: [.init("bank.test")], trustAnchors: anchors)])
+        let below = try Self.verdict(.init(config: overridden, targetSdkVersion: 34), Self.world.unlogged)
+        #expect(below.isTrusted)
+        #expect(
+            below.steps.first { $0.check == .androidCertificateTransparency }?.detail
+                == "Certificate Transparency is not required: the domain-config for 'bank.test' lists its own trust anchors, among them "
+                + "<certificates src=\"\(anchor.src)\">, and Android turns CT off for such a config unless a <certificateTransparency> element says otherwise")
         let optedIn = NSC(baseConfig: .init(trustAnchors: anchors, certificateTransparency: true))
         #expect(try Self.verdict(.init(config: optedIn, targetSdkVersion: 37), Self.world.unlogged).rejection == .androidTransparencyPolicyNotMet)
     }

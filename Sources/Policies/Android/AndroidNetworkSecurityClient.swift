@@ -213,8 +213,7 @@ extension AndroidNetworkSecurityClient {
         let required: Bool
         /// "<certificateTransparency enabled="true"> in the base-config", …
         let reason: String
-        /// True when no `<certificateTransparency>` element applies and the target is before API 37, whose default
-        /// requires no CT anyway: the trace says nothing then.
+        /// True when nothing in the file changes what a target before API 37 gets anyway (no CT): the trace says nothing then.
         let isOldDefault: Bool
 
         /// The step once the chain reached a trust anchor: Conscrypt's policy when CT is required, else why it is not; nil for the old default.
@@ -243,6 +242,8 @@ extension AndroidNetworkSecurityClient {
     private func transparency(_ levels: [Level]) -> Transparency {
         let debugAnchors = debuggable ? config.debugOverrides ?? [] : []
         let first = NetworkSecurityConfig.firstSdkRequiringCertificateTransparency
+        // Below API 37 an exemption changes nothing worth a step, unless it overrides an element further up.
+        let exemptionMatters = targetSdkVersion >= first || levels.contains { $0.certificateTransparency != nil }
         for level in levels {
             if let enabled = level.certificateTransparency {
                 return Transparency(required: enabled, reason: "<certificateTransparency enabled=\"\(enabled)\"> in \(level.name)", isOldDefault: false)
@@ -254,15 +255,15 @@ extension AndroidNetworkSecurityClient {
                     reason: "\(level.name) lists its own trust anchors, among them <certificates src=\"\(exempt.source.src)\">"
                         + (level.trustAnchors?.contains(exempt) == true ? "" : " from debug-overrides")
                         + ", and Android turns CT off for such a config unless a <certificateTransparency> element says otherwise",
-                    isOldDefault: targetSdkVersion < first)
+                    isOldDefault: !exemptionMatters)
             }
         }
-        let required = targetSdkVersion >= first
+        // Only shown when required: below API 37 the platform default is the old default, which the trace leaves out.
         return Transparency(
-            required: required,
-            reason: "no <certificateTransparency> element applies, and the platform default for targetSdkVersion \(targetSdkVersion) "
-                + (required ? "requires it (from API \(first) on)" : "does not (it does from API \(first) on)"),
-            isOldDefault: !required)
+            required: targetSdkVersion >= first,
+            reason: "no <certificateTransparency> element applies, and the platform default for targetSdkVersion \(targetSdkVersion) requires it "
+                + "(from API \(first) on)",
+            isOldDefault: targetSdkVersion < first)
     }
 
     func resolve(host rawHost: String) -> ResolvedConfig {
