@@ -47,15 +47,15 @@ extension OkHttpClient: ClientModel {
     }
 
     /// OkHttp checks no SCT itself, but on Android 16 and later Conscrypt's trust manager, whichever anchors it holds,
-    /// asks the app's network security policy whether the host requires CT: with no Network Security Config file that
-    /// is the platform default, which requires it from targetSdkVersion 37 on. Nil when it passes or is not required.
+    /// asks the app's network security policy whether the host requires CT: without a Network Security Config file
+    /// (the OkHttp models have none) that is the platform default, which requires it from targetSdkVersion 37 on. Nil when it passes or is not required.
     private func checkTransparency(path: [Certificate], trust: ServerTrust, trace: inout Trace) -> RejectionReason? {
         let first = NetworkSecurityConfig.firstSdkRequiringCertificateTransparency
         guard targetSdkVersion >= first else { return nil }
         let transparency = ConscryptTransparencyPolicy.step(
             .androidCertificateTransparency, path: path, trust: trust,
-            why: "Certificate Transparency is required inside the trust manager's checkServerTrusted: the app has no Network Security Config, "
-                + "and the platform default for targetSdkVersion \(targetSdkVersion) requires it for every host (from API \(first) on)")
+            why: "Certificate Transparency is required inside the trust manager's checkServerTrusted: the OkHttp models run without a Network "
+                + "Security Config file, and the platform default for targetSdkVersion \(targetSdkVersion) requires it for every host (from API \(first) on)")
         trace.steps.append(transparency.step)
         return transparency.rejection
     }
