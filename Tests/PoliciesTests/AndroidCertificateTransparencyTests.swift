@@ -191,7 +191,7 @@ struct AndroidCertificateTransparencyTests {
         ])
     func counts(leaf: KeyPath<TransparencyWorld, Certificate> & Sendable, compliance: ConscryptTransparencyPolicy.Compliance, required: Int) throws {
         let policy = ConscryptTransparencyPolicy(
-            path: [Self.world[keyPath: leaf], Self.world.root.certificate], logList: try CTLogList(Self.world.logs.map(\.listing)), at: Self.clock)
+            leaf: Self.world[keyPath: leaf], issuer: Self.world.root.certificate, logList: try CTLogList(Self.world.logs.map(\.listing)), at: Self.clock)
         #expect(policy.compliance == compliance)
         #expect(policy.required == required)
         let evaluation = try Self.verdict(.init(targetSdkVersion: 37), Self.world[keyPath: leaf])

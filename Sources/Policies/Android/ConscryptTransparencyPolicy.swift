@@ -26,10 +26,10 @@ public struct ConscryptTransparencyPolicy: Sendable {
     /// The distinct known logs with a valid SCT, and their operators.
     public let logs: Set<String>, operators: Set<String>
 
-    /// `doesResultConformToPolicy` for the trusted chain `path` (leaf first) under `logList` at `date`.
-    public init(path: [Certificate], logList: CTLogList, at date: Date) {
-        let leaf = path[0]
-        validations = path.count > 1 ? logList.validate(leaf, issuer: path[1], at: date) : []
+    /// `doesResultConformToPolicy` for `leaf`, whose SCTs are checked for `issuer`'s key (none without an issuer: a
+    /// chain of one certificate), under `logList` at `date`.
+    public init(leaf: Certificate, issuer: Certificate?, logList: CTLogList, at date: Date) {
+        validations = issuer.map { logList.validate(leaf, issuer: $0, at: date) } ?? []
         lifetimeDays = Int(leaf.notAfter.timeIntervalSince(leaf.notBefore) / 86_400)
         required = lifetimeDays <= 180 ? 2 : 3
         let valid = validations.filter { $0.status == .valid }.compactMap(\.log)
@@ -50,7 +50,7 @@ public struct ConscryptTransparencyPolicy: Sendable {
         guard let logList = trust.deviceTrustStore.transparencyLogs, let leaf = path.first else {
             return (TraceStep(check, .note, "\(why), but the device holds no CT log list, so Conscrypt fails open and checks no SCT"), nil)
         }
-        let policy = ConscryptTransparencyPolicy(path: path, logList: logList, at: trust.verifyDate)
+        let policy = ConscryptTransparencyPolicy(leaf: leaf, issuer: path.dropFirst().first, logList: logList, at: trust.verifyDate)
         let counted =
             "\(policy.logs.count) distinct log\(policy.logs.count == 1 ? "" : "s") from \(policy.operators.count) operator"
             + (policy.operators.count == 1 ? "" : "s")
