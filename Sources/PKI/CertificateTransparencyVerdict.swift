@@ -28,12 +28,7 @@ public struct CertificateTransparencyVerdict: Sendable {
 
     /// What OpenSSL found, grouped by judgement: "it carries no SCT", "OpenSSL finds valid SCTs from 'north-1' (North
     /// Logs), 'south-1' (South Logs), 2 counting".
-    public var findings: String {
-        guard !validations.isEmpty else { return "it carries no SCT" }
-        let groups = Dictionary(grouping: validations, by: \.judgement).sorted { $0.key < $1.key }
-        return "OpenSSL finds " + groups.map { "\($0.key) \($0.value.map(\.logName).joined(separator: ", "))" }.joined(separator: "; ")
-            + ", \(counted) counting"
-    }
+    public var findings: String { CTLogList.Validation.findings(validations, counted: "\(counted) counting") }
 
     /// Trustd's instants (CFAbsoluteTime constants in the source), as Unix times.
     public static let cutoff = Date(timeIntervalSince1970: 1_539_648_000)
@@ -78,6 +73,15 @@ public struct CertificateTransparencyVerdict: Sendable {
 }
 
 extension CTLogList.Validation {
+    /// What OpenSSL found in a leaf, grouped by judgement, then `counted`: "it carries no SCT", "OpenSSL finds valid
+    /// SCTs from 'north-1' (North Logs), 'south-1' (South Logs), 2 counting". Apple's and Conscrypt's steps both say it.
+    public static func findings(_ validations: [Self], counted: String) -> String {
+        guard !validations.isEmpty else { return "it carries no SCT" }
+        let groups = Dictionary(grouping: validations, by: \.judgement).sorted { $0.key < $1.key }
+        return "OpenSSL finds " + groups.map { "\($0.key) \($0.value.map(\.logName).joined(separator: ", "))" }.joined(separator: "; ")
+            + ", \(counted)"
+    }
+
     /// "'north-1' (North Logs)", or the words for a log the device does not know.
     var logName: String { log.map { "'\($0.name)' (\($0.operatorName))" } ?? "a log the device does not know" }
 

@@ -5,13 +5,15 @@ import Policies
 extension Comparison {
     /// The lines above the table: the lesson, its attack, and how every client was set.
     public var heading: [String] {
-        [
+        let android = androidRows.map(\.rawValue).joined(separator: ", ")
+        return [
             "\(scenario.id): \(scenario.title)",
             "The same attack against every client: \(scenario.attacker.summary).",
             "Each client has the lesson's pins (\(scenario.clientSettingsContext.pins)) in its own terms; "
                 + "the AFNetworking rows keep the lesson's other settings"
                 + (scenario.client.ats.pinnedDomains.isEmpty ? "." : ", and the Alamofire and TrustKit rows its Info.plist's NSPinnedDomains."),
         ]
+            + (targetSdkVersion.flatMap { sdk in android.isEmpty ? nil : ["The Android rows (\(android)) run as an app with targetSdkVersion \(sdk)."] } ?? [])
     }
 
     /// The table's header, one cell per column: client, verdict, deciding step, what the attacker read.

@@ -21,17 +21,30 @@ public struct Comparison: Sendable {
         public var attackerSawPlaintext: Bool { report.result.attackerSawPlaintext }
     }
 
-    /// The lesson as written.
+    /// The lesson as written, with `targetSdkVersion` when one was given.
     public let scenario: Scenario
     /// One row per client, in the order they were asked for.
     public let rows: [Row]
+    /// The `targetSdkVersion` every Android row was given in place of the lesson's (`compare --target-sdk`).
+    public let targetSdkVersion: Int?
 
-    /// Runs the lesson's attack once per client: `clients`, else the lesson's `clients:`, else every model.
-    public init(scenario: Scenario, clients: [ClientModelName]? = nil) throws {
+    /// Runs the lesson's attack once per client: `clients`, else the lesson's `clients:`, else every model; the
+    /// Android models (those reading `client.android`) as an app targeting `targetSdkVersion` when it is given.
+    public init(scenario lesson: Scenario, clients: [ClientModelName]? = nil, targetSdkVersion: Int? = nil) throws {
+        var scenario = lesson
+        if let targetSdkVersion { scenario.client.peerOptions[AndroidLessonOptions.self].targetSdkVersion = targetSdkVersion }
         let world = try World(scenario)
         self.scenario = scenario
+        self.targetSdkVersion = targetSdkVersion
         rows = try (clients ?? scenario.comparedClients).map { client in
             Row(client: client, report: try ScenarioRunner.run(Self.scenario(scenario, for: client), world: world))
+        }
+    }
+
+    /// The rows whose model reads `client.android`: the ones `targetSdkVersion` changes.
+    var androidRows: [ClientModelName] {
+        rows.map(\.client).filter { client in
+            scenario.client.libraries.library(of: client)?.lessonOptions.contains { $0 == AndroidLessonOptions.self } == true
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Policies
 import Simulation
 
 extension MitmSim {
@@ -16,15 +17,24 @@ extension MitmSim {
         @Option(help: "Output format.")
         var format: ReportFormat = .text
 
+        @Option(
+            name: .customLong("target-sdk"),
+            help: "Run the Android rows (the models that read client.android) as an app with this targetSdkVersion (1-37) instead of the lesson's.")
+        var targetSdk: Int?
+
         @Flag(help: "Put the attacker inside the app's process too: every runtime hook of the public unpinning tools (the console's F key).")
         var hooked = false
 
         func run() throws {
             let loaded = try options.load(scenario)
             let lesson = hooked ? loaded.hookingEveryTool : loaded
+            let latest = NetworkSecurityConfig.latestTargetSdkVersion
+            if let targetSdk, !(1...latest).contains(targetSdk) {
+                throw BadInput("--target-sdk: expected an Android API level from 1 to \(latest), found \(targetSdk)")
+            }
             let comparison: Comparison
             do {
-                comparison = try Comparison(scenario: lesson)
+                comparison = try Comparison(scenario: lesson, targetSdkVersion: targetSdk)
             } catch let error as ScenarioError {
                 throw BadInput(error.description)  // it names the file and the key already
             } catch {

@@ -64,7 +64,7 @@ struct NetworkSecurityConfigXMLTests {
         arguments: [
             (
                 "<network-security-config>\n<base-config>\n<pin-set/></base-config></network-security-config>", "line 3, <pin-set>",
-                "is not allowed inside <base-config> (expected: trust-anchors)"
+                "is not allowed inside <base-config> (expected: certificateTransparency, trust-anchors)"
             ),
             (
                 "<network-security-config><domain-config/></network-security-config>", "line 1, <domain-config>",

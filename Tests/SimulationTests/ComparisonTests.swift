@@ -158,7 +158,7 @@ struct ClientsKeyTests {
                 ClientLoaderTests.library("curl", policy: "    pinningMode: none").replacingOccurrences(
                     of: "  library: curl\n", with: "  library: curl\n  challengeHandler: acceptAll\n"),
                 "x.yaml: client.challengeHandler: curl has no challengeHandler (it belongs to the iOS client of the afnetworking-… names; "
-                    + "a peer library's client block gives library, policy, trustKit and android only)"
+                    + "a peer library's client block gives library, policy, trustKit, android and networkSecurityConfig only)"
             ),
         ])
     func iOSKeysUnderAPeer(text: String, expected: String) {

@@ -122,6 +122,14 @@ struct LoaderErrorTests {
         ),
         ("    - id: attacker-ca", "    - id: bank-root", "x.yaml: world: the id 'bank-root' is used twice (entry 2)"),
         (
+            "  library: afnetworking-4", "  library: afnetworking-4\n  networkSecurityConfig:\n    trustAnchors: [system, \"@raw/ca\"]",
+            "x.yaml: client.networkSecurityConfig.trustAnchors: expected system or user (the <certificates src> a lesson can name), found '@raw/ca'"
+        ),
+        (
+            "  library: afnetworking-4", "  library: afnetworking-4\n  networkSecurityConfig:\n    certificateTransparency: yes please",
+            "x.yaml: client.networkSecurityConfig.certificateTransparency: expected true or false, found 'yes please'"
+        ),
+        (
             "  library: afnetworking-4", "  library: alamofire-6",
             "x.yaml: client.library: 'alamofire-6' is not one of: afnetworking-2.0, afnetworking-2.1, afnetworking-2.2, afnetworking-2.5.0, "
                 + "afnetworking-2.5.1, afnetworking-2.5.2, afnetworking-2.5.3, afnetworking-2.6, afnetworking-3.0, afnetworking-3.1, afnetworking-4, alamofire-4, alamofire-5, "

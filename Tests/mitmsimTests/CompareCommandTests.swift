@@ -53,6 +53,29 @@ struct CompareCommandTests {
         #expect(result.standardError.filter { $0 == "\n" }.count == 1)
     }
 
+    @Test("compare --target-sdk 37, as lesson 58 tells it: the Android rows refuse the unlogged forgery, curl still takes it")
+    func targetSdk() throws {
+        let lesson = "58-compromised-public-ca-without-a-log"
+        func rows(_ arguments: [String]) throws -> [String: String] {
+            let result = try CommandLine.run(["compare", lesson, "--scenarios", ScenarioCommandTests.scenarios, "--format", "json"] + arguments)
+            #expect(result.status == 0, "\(result.standardError)")
+            let rows = try #require(result.json["rows"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: rows.compactMap { row in (row["client"] as? String).map { ($0, row["decidingCheck"] as? String ?? "-") } })
+        }
+        let lessons = try rows([])
+        let api37 = try rows(["--target-sdk", "37"])
+        for android in ["okhttp", "okhttp-3.1.1", "android-nsc"] {
+            #expect(lessons[android] != "androidCertificateTransparency")
+            #expect(api37[android] == "androidCertificateTransparency")
+        }
+        #expect(api37["curl"] == lessons["curl"])
+        let text = try CommandLine.run(["compare", lesson, "--scenarios", ScenarioCommandTests.scenarios, "--target-sdk", "37"]).standardOutput
+        #expect(text.contains("The Android rows (okhttp, okhttp-3.1.1, android-nsc) run as an app with targetSdkVersion 37."))
+        let bad = try CommandLine.run(["compare", lesson, "--scenarios", ScenarioCommandTests.scenarios, "--target-sdk", "38"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError == "mitmsim: --target-sdk: expected an Android API level from 1 to 37, found 38\n")
+    }
+
     @Test("bench compare reports one comparison's time and the time per client, never a verdict")
     func bench() throws {
         let lesson = try Lesson("02-forged-untrusted-ca", clients: "[afnetworking-4, afnetworking-2.6]")

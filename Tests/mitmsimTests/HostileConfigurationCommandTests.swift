@@ -194,4 +194,20 @@ struct HostileConfigurationCommandTests {
             try Self.refusal(["--android-nsc", nsc])
                 == "mitmsim: \(nsc): line 2: is not well-formed XML (more follows the root element; an XML file has one root element)")
     }
+
+    @Test("A <certificateTransparency> whose enabled is not true or false is refused at its line, and a good one is audited")
+    func certificateTransparencyValue() throws {
+        let files = try Files()
+        let bad = try files.write(
+            "<network-security-config>\n<base-config>\n<certificateTransparency enabled=\"yes\"/>\n</base-config>\n</network-security-config>\n", "bad.xml")
+        #expect(try Self.refusal(["--android-nsc", bad]) == "mitmsim: \(bad): line 3, <certificateTransparency>: enabled 'yes' is neither true nor false")
+        let good = try files.write(
+            "<network-security-config>\n<domain-config><domain>bank.test</domain><certificateTransparency enabled=\"true\"/></domain-config>\n"
+                + "</network-security-config>\n", "good.xml")
+        let result = try CommandLine.run(["audit", "--android-nsc", good, "--target-sdk", "34"])
+        let misissued = result.standardOutput.split(separator: "\n").first { $0.contains(" misissued ") }.map {
+            $0.split(separator: " ").joined(separator: " ")
+        }
+        #expect(misissued == "misissued stopped REJECTED at androidCertificateTransparency", "\(result.standardOutput.prefix(1500)) \(result.standardError)")
+    }
 }

@@ -77,6 +77,11 @@ extension AndroidNetworkSecurityClient: ClientModel {
 
         // checkPins reads the whole trusted chain, carried on through the trust anchors.
         let path = validation.trustedChain
+        // Conscrypt's TrustManagerImpl checks CT inside checkServerTrusted, before the config's checkPins runs.
+        if let transparency = resolved.transparency.step(path: path, trust: trust) {
+            trace.steps.append(transparency.step)
+            if let rejection = transparency.rejection { return trace.reject(rejection, path: path) }
+        }
         if let rejection = checkPins(resolved, path: path, at: trust.verifyDate, store: store, trace: &trace) {
             return trace.reject(rejection, path: path)
         }
@@ -189,6 +194,7 @@ extension AndroidNetworkSecurityClient {
         let pinSet: NetworkSecurityConfig.PinSet?
         let cleartextTrafficPermitted: Bool
         let cleartextOrigin: String
+        let transparency: Transparency
 
         var anchorList: String { anchors.map(\.phrase).joined(separator: ", ") }
 
@@ -202,12 +208,62 @@ extension AndroidNetworkSecurityClient {
         }
     }
 
+    /// Whether the config requires Certificate Transparency for the host (`isCertificateTransparencyVerificationRequired`), and why.
+    struct Transparency {
+        let required: Bool
+        /// "<certificateTransparency enabled="true"> in the base-config", …
+        let reason: String
+        /// True when nothing in the file changes what a target before API 37 gets anyway (no CT): the trace says nothing then.
+        let isOldDefault: Bool
+
+        /// The step once the chain reached a trust anchor: Conscrypt's policy when CT is required, else why it is not; nil for the old default.
+        func step(path: [Certificate], trust: ServerTrust) -> (step: TraceStep, rejection: RejectionReason?)? {
+            guard !isOldDefault else { return nil }
+            guard required else {
+                return (TraceStep(.androidCertificateTransparency, .skipped, "Certificate Transparency is not required: \(reason)"), nil)
+            }
+            return ConscryptTransparencyPolicy.step(
+                .androidCertificateTransparency, path: path, trust: trust, why: "Certificate Transparency is required: \(reason)")
+        }
+    }
+
     /// One level of inheritance: a domain-config, the base-config or the platform default.
     private struct Level {
         let name: String
         let cleartextTrafficPermitted: Bool?
         let trustAnchors: [NetworkSecurityConfig.CertificatesEntry]?
         let pinSet: NetworkSecurityConfig.PinSet?
+        var certificateTransparency: Bool? = nil
+    }
+
+    /// `Builder.getCertificateTransparencyVerificationRequired`, innermost level first: the level's own
+    /// `<certificateTransparency>`; else false when its own trust anchors (with debug-overrides' in a debuggable
+    /// build) include `user` or `@raw/`; else its parent's; at the top, the target's default (required from API 37).
+    private func transparency(_ levels: [Level]) -> Transparency {
+        let debugAnchors = debuggable ? config.debugOverrides ?? [] : []
+        let first = NetworkSecurityConfig.firstSdkRequiringCertificateTransparency
+        // Below API 37 an exemption changes nothing worth a step, unless it overrides an element further up.
+        let exemptionMatters = targetSdkVersion >= first || levels.contains { $0.certificateTransparency != nil }
+        for level in levels {
+            if let enabled = level.certificateTransparency {
+                return Transparency(required: enabled, reason: "<certificateTransparency enabled=\"\(enabled)\"> in \(level.name)", isOldDefault: false)
+            }
+            let own = level.trustAnchors.map { $0 + debugAnchors } ?? []
+            if let exempt = own.first(where: \.source.disablesCertificateTransparency) {
+                return Transparency(
+                    required: false,
+                    reason: "\(level.name) lists its own trust anchors, among them <certificates src=\"\(exempt.source.src)\">"
+                        + (level.trustAnchors?.contains(exempt) == true ? "" : " from debug-overrides")
+                        + ", and Android turns CT off for such a config unless a <certificateTransparency> element says otherwise",
+                    isOldDefault: !exemptionMatters)
+            }
+        }
+        // Only shown when required: below API 37 the platform default is the old default, which the trace leaves out.
+        return Transparency(
+            required: targetSdkVersion >= first,
+            reason: "no <certificateTransparency> element applies, and the platform default for targetSdkVersion \(targetSdkVersion) requires it "
+                + "(from API \(first) on)",
+            isOldDefault: targetSdkVersion < first)
     }
 
     func resolve(host rawHost: String) -> ResolvedConfig {
@@ -222,12 +278,14 @@ extension AndroidNetworkSecurityClient {
                         ? "the domain-config for \(match.domain.phrase)"
                         : "an enclosing domain-config (\(domainConfig.domains.map(\.phrase).joined(separator: ", ")))",
                     cleartextTrafficPermitted: domainConfig.cleartextTrafficPermitted, trustAnchors: domainConfig.trustAnchors,
-                    pinSet: domainConfig.pinSet)
+                    pinSet: domainConfig.pinSet, certificateTransparency: domainConfig.certificateTransparency)
             }
         }
         if let base = config.baseConfig {
             levels.append(
-                Level(name: "the base-config", cleartextTrafficPermitted: base.cleartextTrafficPermitted, trustAnchors: base.trustAnchors, pinSet: nil))
+                Level(
+                    name: "the base-config", cleartextTrafficPermitted: base.cleartextTrafficPermitted, trustAnchors: base.trustAnchors, pinSet: nil,
+                    certificateTransparency: base.certificateTransparency))
         }
         let platform = Level(
             name: "the platform default for targetSdkVersion \(targetSdkVersion)",
@@ -247,6 +305,7 @@ extension AndroidNetworkSecurityClient {
         return ResolvedConfig(
             host: host, origin: levels[0].name, anchors: anchors, anchorsOrigin: anchorsOrigin,
             pinSet: levels.lazy.compactMap(\.pinSet).first, cleartextTrafficPermitted: cleartextLevel.cleartextTrafficPermitted ?? false,
-            cleartextOrigin: cleartextLevel.name == levels[0].name ? "set by \(cleartextLevel.name)" : "inherited from \(cleartextLevel.name)")
+            cleartextOrigin: cleartextLevel.name == levels[0].name ? "set by \(cleartextLevel.name)" : "inherited from \(cleartextLevel.name)",
+            transparency: transparency(levels))
     }
 }

@@ -25,8 +25,10 @@ private struct XMLReader {
             switch child.name {
             case "base-config":
                 guard result.baseConfig == nil else { throw refuse(child, "appears twice (Android allows one <base-config>)") }
-                try check(child, attributes: ["cleartextTrafficPermitted"], children: ["trust-anchors"])
-                result.baseConfig = .init(cleartextTrafficPermitted: try bool(child, "cleartextTrafficPermitted"), trustAnchors: try trustAnchors(child))
+                try check(child, attributes: ["cleartextTrafficPermitted"], children: ["trust-anchors", "certificateTransparency"])
+                result.baseConfig = .init(
+                    cleartextTrafficPermitted: try bool(child, "cleartextTrafficPermitted"), trustAnchors: try trustAnchors(child),
+                    certificateTransparency: try certificateTransparency(child))
             case "debug-overrides":
                 guard result.debugOverrides == nil else { throw refuse(child, "appears twice (Android allows one <debug-overrides>)") }
                 try check(child, attributes: [], children: ["trust-anchors"])
@@ -39,9 +41,11 @@ private struct XMLReader {
     }
 
     func domainConfig(_ element: XMLTree.Element) throws(ConfigurationError) -> NetworkSecurityConfig.DomainConfig {
-        try check(element, attributes: ["cleartextTrafficPermitted"], children: ["domain", "trust-anchors", "pin-set", "domain-config"])
+        try check(
+            element, attributes: ["cleartextTrafficPermitted"], children: ["domain", "trust-anchors", "pin-set", "domain-config", "certificateTransparency"])
         var result = NetworkSecurityConfig.DomainConfig(
-            domains: [], cleartextTrafficPermitted: try bool(element, "cleartextTrafficPermitted"), trustAnchors: try trustAnchors(element))
+            domains: [], cleartextTrafficPermitted: try bool(element, "cleartextTrafficPermitted"), trustAnchors: try trustAnchors(element),
+            certificateTransparency: try certificateTransparency(element))
         for child in element.children where child.name == "domain" {
             try check(child, attributes: ["includeSubdomains"], children: [])
             let name = child.text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -94,6 +98,18 @@ private struct XMLReader {
                 entries.append(.init(source, overridePins: try bool(certificates, "overridePins")))
             }
             result = entries
+        }
+        return result
+    }
+
+    /// The `<certificateTransparency enabled="…"/>` of a base-config or domain-config (Android 16 on); nil when it has
+    /// none. Android reads a missing `enabled` as false (`parseCertificateTransparency`).
+    func certificateTransparency(_ element: XMLTree.Element) throws(ConfigurationError) -> Bool? {
+        var result: Bool?
+        for child in element.children where child.name == "certificateTransparency" {
+            guard result == nil else { throw refuse(child, "appears twice in one <\(element.name)>") }
+            try check(child, attributes: ["enabled"], children: [])
+            result = try bool(child, "enabled") ?? false
         }
         return result
     }

@@ -7,6 +7,7 @@ import PKI
 /// <network-security-config>
 ///   <base-config cleartextTrafficPermitted="false">           → baseConfig
 ///     <trust-anchors><certificates src="system"/></trust-anchors>
+///     <certificateTransparency enabled="true"/>               → certificateTransparency (Android 16 on)
 ///   </base-config>
 ///   <domain-config>                                           → domainConfigs[0]
 ///     <domain includeSubdomains="true">bank.test</domain>     → domains
@@ -33,6 +34,9 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
     public static let lastSdkTrustingUserCAs = 23
     /// Android 9 (API 28, P): from this target on, cleartext traffic is refused by default.
     public static let firstSdkRefusingCleartext = 28
+    /// Android 17 (API 37): from this target on, Certificate Transparency is required by default
+    /// (`DEFAULT_ENABLE_CERTIFICATE_TRANSPARENCY`, enabled after Android 16, API 36).
+    public static let firstSdkRequiringCertificateTransparency = 37
     /// Android 17 (API 37): the newest target a lesson or an audit may name (Docs/peers.md §7 lists what each changes).
     public static let latestTargetSdkVersion = 37
 
@@ -76,10 +80,13 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
         public var cleartextTrafficPermitted: Bool?
         /// `<trust-anchors>`; nil inherits the platform default.
         public var trustAnchors: [CertificatesEntry]?
+        /// `<certificateTransparency enabled="…">`; nil when the element is absent.
+        public var certificateTransparency: Bool?
 
-        public init(cleartextTrafficPermitted: Bool? = nil, trustAnchors: [CertificatesEntry]? = nil) {
+        public init(cleartextTrafficPermitted: Bool? = nil, trustAnchors: [CertificatesEntry]? = nil, certificateTransparency: Bool? = nil) {
             self.cleartextTrafficPermitted = cleartextTrafficPermitted
             self.trustAnchors = trustAnchors
+            self.certificateTransparency = certificateTransparency
         }
     }
 
@@ -93,16 +100,19 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
         public var pinSet: PinSet?
         /// Nested `<domain-config>` elements, which inherit what they leave unset from this one.
         public var domainConfigs: [DomainConfig]
+        /// `<certificateTransparency enabled="…">`; nil when the element is absent.
+        public var certificateTransparency: Bool?
 
         public init(
             domains: [Domain], cleartextTrafficPermitted: Bool? = nil, trustAnchors: [CertificatesEntry]? = nil, pinSet: PinSet? = nil,
-            domainConfigs: [DomainConfig] = []
+            domainConfigs: [DomainConfig] = [], certificateTransparency: Bool? = nil
         ) {
             self.domains = domains
             self.cleartextTrafficPermitted = cleartextTrafficPermitted
             self.trustAnchors = trustAnchors
             self.pinSet = pinSet
             self.domainConfigs = domainConfigs
+            self.certificateTransparency = certificateTransparency
         }
     }
 
@@ -132,6 +142,13 @@ public struct NetworkSecurityConfig: Sendable, Equatable {
             case user
             /// `src="@raw/name"`: certificates bundled in the app; any of them may end a chain.
             case resource(name: String, certificates: [Certificate])
+
+            /// True for `user` and `@raw/` anchors: a config whose own trust anchors include one does not inherit a
+            /// Certificate Transparency requirement (`CertificatesEntryRef.disableCT`).
+            public var disablesCertificateTransparency: Bool {
+                if case .system = self { return false }
+                return true
+            }
 
             /// "system", "user", "@raw/bank_ca": as the XML writes it.
             public var src: String {

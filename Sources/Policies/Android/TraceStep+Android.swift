@@ -6,6 +6,9 @@ extension TraceStep.Check {
     public static let androidDomainConfig = Self(rawValue: "androidDomainConfig")
     /// Android NSC: the chain validated against the config's `trust-anchors` (SSLHandshakeException when it is not).
     public static let androidTrustAnchors = Self(rawValue: "androidTrustAnchors")
+    /// Android 16 and later: Conscrypt's Certificate Transparency policy over the leaf's SCTs, when the config requires
+    /// CT for the host, or why it does not.
+    public static let androidCertificateTransparency = Self(rawValue: "androidCertificateTransparency")
     /// Android NSC: the `pin-set` over the trusted chain ("Pin verification failed"), or why it is not enforced.
     public static let androidPinSet = Self(rawValue: "androidPinSet")
     /// Android: the HTTP stack's HostnameVerifier (Android's bundled OkHostnameVerifier) after the handshake.
@@ -15,6 +18,7 @@ extension TraceStep.Check {
 
     /// Every check above, as the registry of client libraries lists them.
     public static let androidChecks: [Self] = [
-        .androidTLSVersion, .androidDomainConfig, .androidTrustAnchors, .androidPinSet, .androidHostnameVerifier, .androidCleartextTraffic,
+        .androidTLSVersion, .androidDomainConfig, .androidTrustAnchors, .androidCertificateTransparency, .androidPinSet, .androidHostnameVerifier,
+        .androidCleartextTraffic,
     ]
 }

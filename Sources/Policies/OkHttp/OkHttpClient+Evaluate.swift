@@ -32,6 +32,9 @@ extension OkHttpClient: ClientModel {
                 .okHttpTrustManager, .passed,
                 "\(trustManager.phrase) validates the chain: path \(result.path.pathDescription)"
                     + validation.anchorClause(store: trust.deviceTrustStore))
+            if let rejection = checkTransparency(path: validation.trustedChain, trust: trust, trace: &trace) {
+                return trace.reject(rejection, path: validation.trustedChain)
+            }
         }
 
         let hostname = AndroidTrust.verifyHostname(
@@ -41,6 +44,20 @@ extension OkHttpClient: ClientModel {
 
         // On Android, AndroidCertificateChainCleaner returns the chain Conscrypt's trust manager built.
         return checkPins(host: host, presented: trust.certificates, cleaned: validation.trustedChain, platform: result, trace: &trace)
+    }
+
+    /// OkHttp checks no SCT itself, but on Android 16 and later Conscrypt's trust manager, whichever anchors it holds,
+    /// asks the app's network security policy whether the host requires CT: without a Network Security Config file
+    /// (the OkHttp models have none) that is the platform default, which requires it from targetSdkVersion 37 on. Nil when it passes or is not required.
+    private func checkTransparency(path: [Certificate], trust: ServerTrust, trace: inout Trace) -> RejectionReason? {
+        let first = NetworkSecurityConfig.firstSdkRequiringCertificateTransparency
+        guard targetSdkVersion >= first else { return nil }
+        let transparency = ConscryptTransparencyPolicy.step(
+            .androidCertificateTransparency, path: path, trust: trust,
+            why: "Certificate Transparency is required inside the trust manager's checkServerTrusted: the OkHttp models run without a Network "
+                + "Security Config file, and the platform default for targetSdkVersion \(targetSdkVersion) requires it for every host (from API \(first) on)")
+        trace.steps.append(transparency.step)
+        return transparency.rejection
     }
 
     /// `CertificatePinner.check`: no pins for the host → nothing to check; else some certificate's SPKI hash

@@ -2,14 +2,15 @@ import Policies
 
 extension ClientLibrary {
     /// OkHttp's `CertificatePinner` with the lesson's keys pinned for the server's host, on Android's default
-    /// trust at `client.android.targetSdkVersion`: as fixed in 2.7.4 / 3.1.2, and before that fix.
+    /// trust at `client.android.targetSdkVersion` (with the platform's Certificate Transparency from 37 on): as fixed in 2.7.4 / 3.1.2, and before that fix.
     static let okHttp = ClientLibrary(
         name: "OkHttp",
         models: [
             Model(.okhttp) { scenario, world in try scenario.okHttpClient(.current, in: world) },
             Model(.okhttp3_1_1) { scenario, world in try scenario.okHttpClient(.beforeChainCleaning, in: world) },
         ],
-        checks: TraceStep.Check.okHttpChecks + [.certificatePinnerCheckHook, .sslContextTrustAllHook], lessonOptions: [AndroidLessonOptions.self],
+        checks: TraceStep.Check.okHttpChecks + [.androidCertificateTransparency, .certificatePinnerCheckHook, .sslContextTrustAllHook],
+        lessonOptions: [AndroidLessonOptions.self],
         hooks: [.certificatePinnerCheck, .sslContextTrustAll])
 }
 
