@@ -11,12 +11,12 @@ import Testing
 ///
 /// The one exception is the moment the lab has no descriptor left, which no server can serve through: there the
 /// test holds the lab to answering within 1 s once the crowd that took them has gone.
-@Suite(.serialized) struct HostileClassroomTests {
+@Suite(.serialized, .awayFromThePool) struct HostileClassroomTests {
     static let descriptorLimit = 256
 
-    /// Nearly all of it is waiting (for the lab, for slow clients, for its deadlines): it runs away from Swift Testing's
-    /// threads (`.awayFromThePool`), so other suites run meanwhile.
-    @Test(.awayFromThePool) func theLabOutlivesEveryRequestAndFloodAndServesAWellBehavedClientWithinOneSecondThroughout() throws {
+    /// Nearly all of it is waiting (for the lab, for slow clients, for its deadlines): the suite runs away from Swift
+    /// Testing's threads (`.awayFromThePool`), so other suites run meanwhile.
+    @Test func theLabOutlivesEveryRequestAndFloodAndServesAWellBehavedClientWithinOneSecondThroughout() throws {
         let lab = try RunningLab(descriptorLimit: Self.descriptorLimit)
         defer { lab.stop() }
         let bankPort = try #require(try lab.output().firstMatch(of: /Bank bank\.test on 127\.0\.0\.1:(\d+)/).flatMap { UInt16($0.1) })

@@ -5,7 +5,7 @@ import Testing
 /// `mitmsim lab` run out of descriptors, as `ulimit -n` and a crowd of idle connections leave it. Before, the
 /// first failed accept() ended the attacker's accept loop for good: the lab stayed up, said nothing, and never
 /// answered again. The lab runs in a process of its own, so its limit is its alone.
-struct LabDescriptorExhaustionTests {
+@Suite(.awayFromThePool) struct LabDescriptorExhaustionTests {
     /// The profile page from 127.0.0.1: its status line once the lab answered and closed, within `seconds`.
     static func profilePage(_ port: UInt16, within seconds: TimeInterval) -> String? {
         guard let browser = try? RawConnection(port: port) else { return nil }
@@ -15,8 +15,9 @@ struct LabDescriptorExhaustionTests {
         return answer.closed ? String(decoding: answer.bytes, as: UTF8.self).split(separator: "\r\n").first.map(String.init) : nil
     }
 
-    /// Its waits (for the lab, for the log line, for the lab to settle) run away from Swift Testing's threads.
-    @Test(.awayFromThePool) func outOfDescriptorsTheLabSaysSoOnceKeepsListeningAndServesAgainOnceTheConnectionsEnd() throws {
+    /// Its waits (for the lab, for the log line, for the lab to settle) run away from Swift Testing's threads (the suite's
+    /// `.awayFromThePool`).
+    @Test func outOfDescriptorsTheLabSaysSoOnceKeepsListeningAndServesAgainOnceTheConnectionsEnd() throws {
         let lab = try RunningLab(descriptorLimit: 64)
         defer { lab.stop() }
         let idle = try lab.usage()

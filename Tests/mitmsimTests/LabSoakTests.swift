@@ -10,24 +10,24 @@ import Testing
 /// descriptors and threads, and about the same memory.
 ///
 /// The lab runs in its own process, so what it holds is measured alone, whatever other suites run meanwhile.
-@Suite(.serialized) struct LabSoakTests {
+@Suite(.serialized, .awayFromThePool) struct LabSoakTests {
     /// Memory the lab may hold after the storm beyond what it held after the warm-up: the allocator's slack.
     /// A lab that keeps every connection grows by more than six times this over 2,000 connections: three times over the
     /// 1,000 of the soak every `swift test` runs.
     static let rssMargin = 5 << 10  // KiB
 
     /// Sized so that the whole suite stays quick on two cores; the long soak below is on request.
-    @Test(.awayFromThePool) func oneThousandConnectionsLeaveTheLabAsTheyFoundIt() throws {
+    @Test func oneThousandConnectionsLeaveTheLabAsTheyFoundIt() throws {
         try soak(connections: 1_000)
     }
 
     /// About a minute, so only on request: `MITMSIM_SOAK=1 swift test --filter LabSoakTests`.
-    @Test(.enabled(if: Soak.isRequested), .awayFromThePool)
+    @Test(.enabled(if: Soak.isRequested))
     func eightThousandConnectionsLeaveTheLabAsTheyFoundIt() throws {
         try soak(connections: 8_000)
     }
 
-    /// Most of a soak is waiting (for the lab, for the clients, for timeouts): the tests run away from Swift Testing's
+    /// Most of a soak is waiting (for the lab, for the clients, for timeouts): the suite runs away from Swift Testing's
     /// threads (`.awayFromThePool`), so other suites run meanwhile.
     func soak(connections: Int) throws {
         let lab = try RunningLab()
