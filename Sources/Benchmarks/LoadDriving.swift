@@ -85,7 +85,7 @@ struct LabMemory {
     /// A lab (the first forging lesson's world, in a temporary directory) driven by the external client:
     /// `warmUp` connections, a reading, `load.labConnections` more with two clients at once, another reading.
     static func measure(_ load: NetworkBenchmark.Load) throws -> LabMemory {
-        guard let lesson = try ScenarioCatalog.builtIn.loadAll().first(where: { $0.attacker.attack == .forge }) else { throw BenchmarkError.noLessons }
+        guard let lesson = try ScenarioCatalog.builtIn.first(where: { $0.attacker.attack == .forge }) else { throw BenchmarkError.noLessons }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mitmsim-bench-lab-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lab = try Lab(lesson, directory: directory) { _ in }

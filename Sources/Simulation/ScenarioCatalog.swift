@@ -39,6 +39,24 @@ public struct ScenarioCatalog: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The first lesson in catalog order that `matches`, or nil; the lessons after it are not read, so a default
+    /// lesson (the first, the first with a forging attacker) costs one lesson's reading, not the catalog's.
+    public func first(where matches: (Scenario) -> Bool) throws -> Scenario? {
+        switch storage {
+        case .builtIn:
+            for file in embeddedScenarioFiles {
+                let lesson = try Self.decode(file)
+                if matches(lesson) { return lesson }
+            }
+        case .directory(let path):
+            for file in try ScenarioLoader.files(in: path) {
+                let lesson = try ScenarioLoader.load(path + "/" + file)
+                if matches(lesson) { return lesson }
+            }
+        }
+        return nil
+    }
+
     /// A lesson by id (`03-installed-attacker-ca`). A name that contains `/` or ends in `.yaml` is a
     /// file path and always loads that file, whichever catalog this is.
     public func load(_ name: String) throws -> Scenario {

@@ -19,6 +19,11 @@ public enum ScenarioLoader {
 
     /// Every `*.yaml` in `directory`, sorted by file name (the catalog order).
     public static func loadAll(in directory: String, libraries: ClientLibraries = .builtIn) throws -> [Scenario] {
+        try files(in: directory).map { try load(directory + "/" + $0, libraries: libraries) }
+    }
+
+    /// The names of the `*.yaml` files in `directory`, sorted (the catalog order); none of them is read yet.
+    static func files(in directory: String) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw ScenarioError(file: directory, path: "", reason: "no such directory")
@@ -32,7 +37,7 @@ public enum ScenarioLoader {
                 file: directory, path: "",
                 reason: "holds more than \(ScenarioLimits.filesPerDirectory) scenario files, the most mitmsim reads from one directory")
         }
-        return try files.map { try load(directory + "/" + $0, libraries: libraries) }
+        return files
     }
 
     /// Decodes and checks one scenario's YAML; `file` is how errors name it, `id` becomes its id.
@@ -76,13 +81,15 @@ public enum ScenarioLoader {
 
     /// The file as text, or an error naming the line with the first byte that is not UTF-8.
     static func utf8(_ data: Data, file: String) throws -> String {
+        // The standard library's check is fast; the scalar by scalar walk below only finds the line of a bad byte.
+        if let text = String(validating: data, as: UTF8.self) { return text }
         var parser = Unicode.UTF8.ForwardParser()
         var bytes = data.makeIterator()
         var offset = 0
         while true {
             switch parser.parseScalar(from: &bytes) {
             case .valid(let scalar): offset += scalar.count
-            case .emptyInput: return String(decoding: data, as: UTF8.self)
+            case .emptyInput: return String(decoding: data, as: UTF8.self)  // not reached: the data is not UTF-8
             case .error:
                 let line = data.prefix(offset).filter { $0 == 0x0A }.count + 1
                 throw ScenarioError(file: file, path: "line \(line)", reason: "holds a byte that is not UTF-8 text (a scenario is a text file)")

@@ -19,7 +19,7 @@ extension MitmSim {
         }
 
         func run() throws {
-            let lesson = try scenario.map(options.load) ?? options.loadAll().first
+            let lesson = try scenario.map(options.load) ?? options.first()
             guard let lesson else { throw BadInput("\(options.scenarios): no scenarios") }
             try Bench.report { try CompareBenchmark.run(scenario: lesson, runs: runs) }
         }

@@ -38,7 +38,7 @@ extension MitmSim {
             let address = try listen.map { text in
                 do { return try ListenAddress(text) } catch { throw BadInput(option: "--listen", error) }
             }
-            let lesson = try scenario.map(options.load) ?? options.loadAll().first { $0.attacker.attack == .forge }
+            let lesson = try scenario.map(options.load) ?? options.first { $0.attacker.attack == .forge }
             guard let lesson else { throw BadInput("\(options.scenarios): no lesson with a forging attacker; name one") }
             let lab: Lab
             do {

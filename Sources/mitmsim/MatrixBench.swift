@@ -24,7 +24,7 @@ extension MitmSim {
         }
 
         func run() throws {
-            guard let scenario = try options.loadAll().first else { throw BadInput("\(options.scenarios): no scenarios") }
+            guard let scenario = try options.first() else { throw BadInput("\(options.scenarios): no scenarios") }
             try Bench.report {
                 try versions
                     ? MatrixBenchmark.versions(scenario: scenario, runs: runs, workers: workers)

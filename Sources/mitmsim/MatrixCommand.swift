@@ -45,7 +45,7 @@ extension MitmSim {
         }
 
         func run() throws {
-            let world = try scenario.map(options.load) ?? options.loadAll().first
+            let world = try scenario.map(options.load) ?? options.first()
             guard let world else { throw BadInput("\(options.scenarios): no scenarios to take a world from") }
             let matrix = try Matrix(scenario: world, rows: versions ? .versions : .settings(library ?? .v4), columns: attacks)
             switch format {

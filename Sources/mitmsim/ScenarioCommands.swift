@@ -33,6 +33,11 @@ struct ScenarioOptions: ParsableArguments {
     func loadAll() throws -> [Scenario] {
         do { return try chosen.catalog.loadAll() } catch { throw BadInput("\(error)") }
     }
+
+    /// The first lesson that `matches` (by default the catalog's first), reading no lesson after it.
+    func first(where matches: (Scenario) -> Bool = { _ in true }) throws -> Scenario? {
+        do { return try chosen.catalog.first(where: matches) } catch { throw BadInput("\(error)") }
+    }
 }
 
 extension MitmSim {

@@ -116,11 +116,13 @@ import Testing
     func aHeadThatTricklesInIsCutAtTheDeadline(toTheProxy: Bool) async throws {
         let servers = try Servers()
         defer { servers.stop() }
-        let socket = try Socket.connect(port: toTheProxy ? servers.plainProxy.port : servers.plainOrigin.port)
-        defer { socket.close() }
-        // Ten seconds of waiting, off Swift Testing's threads.
+        let port = toTheProxy ? servers.plainProxy.port : servers.plainOrigin.port
+        // Ten seconds of waiting, off Swift Testing's threads. The clock starts before the connection, as the server's
+        // deadline does: a thread that started late on a busy machine would otherwise see the cut come early.
         let (waited, answer) = try await offThePool { () -> (Duration, [UInt8]) in
             let started = ContinuousClock.now
+            let socket = try Socket.connect(port: port)
+            defer { socket.close() }
             // Bounded: the test gives up after twice the deadline.
             for byte in Array("GET / HTTP/1.1\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 40) {
                 guard (try? socket.write([byte])) != nil, started.duration(to: .now) < HTTPFraming.deadline * 2 else { break }

@@ -5,12 +5,13 @@ import Testing
 
 /// Every command the lab prints, for every lesson of the catalog, pasted into bash and run by the real
 /// client: its exit status and output must be what the lab printed it would be.
-@Suite(.serialized) struct LabExpectationTests {
+@Suite(.serialized, .awayFromThePool) struct LabExpectationTests {
     /// A lab on every lesson; lessons whose printed text is the same once paths and ports are set aside
     /// share one run (their worlds and expectations are then the same).
-    @Test func everyPrintedExpectationHoldsForEveryLessonWithRealClients() async throws {
-        // Most of it is waiting for the real clients: off Swift Testing's threads, so other suites run meanwhile.
-        let failures = try await offThePool(Self.failures)
+    /// Most of it is waiting for the real clients: the suite runs away from Swift Testing's threads (`.awayFromThePool`),
+    /// so other suites run meanwhile.
+    @Test func everyPrintedExpectationHoldsForEveryLessonWithRealClients() throws {
+        let failures = try Self.failures()
         #expect(failures.isEmpty, "\(failures.count) printed expectations did not hold:\n\(failures.joined(separator: "\n"))")
     }
 

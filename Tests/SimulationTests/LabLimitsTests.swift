@@ -9,7 +9,7 @@ import Testing
 /// The lab against clients that take more than their share: one address holding connections open, a client
 /// that sends its handshake a byte at a time, and a bank the attacker cannot reach. Clients come from other
 /// loopback addresses (127.0.0.2, …) where the lab must tell them apart; nothing leaves this machine.
-@Suite struct LabLimitsTests {
+@Suite(.awayFromThePool) struct LabLimitsTests {
     /// A lab on 127.0.0.1 in the world of lesson 02, with the lines it logs about refused connections.
     func withLab(_ body: (Lab, Locked<[String]>) async throws -> Void) async throws {
         let notices = Locked<[String]>([])

@@ -12,8 +12,7 @@ import Testing
     /// A lab on 127.0.0.2 in the world of the first lesson with a forging attacker.
     func withLab(_ body: (Lab) throws -> Void) throws {
         let scenario = try #require(
-            CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
-                .first { $0.attacker.attack == .forge })
+            try CatalogTests.firstLesson { $0.attacker.attack == .forge })
         let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lab = try Lab(scenario, directory: directory, address: Self.address) { _ in }

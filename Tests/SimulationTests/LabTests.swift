@@ -10,8 +10,7 @@ import Testing
     /// A lab on the first lesson `matching` (by default: one with a forging attacker).
     func withLab(matching: @escaping (Scenario) -> Bool = { $0.attacker.attack == .forge }, _ body: (Lab) throws -> Void) throws {
         let scenario = try #require(
-            CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
-                .first(where: matching))
+            try CatalogTests.firstLesson(where: matching))
         let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lab = try Lab(scenario, directory: directory) { _ in }

@@ -9,8 +9,7 @@ import Testing
 @Suite(.serialized) struct LabWindowTests {
     func withLab(_ body: (Lab) throws -> Void) throws {
         let scenario = try #require(
-            CatalogTests.catalog.map { try ScenarioLoader.load("\(CatalogTests.scenarios)/\($0).yaml") }
-                .first { $0.attacker.attack == .forge })
+            try CatalogTests.firstLesson { $0.attacker.attack == .forge })
         let directory = NSTemporaryDirectory() + "mitmsim-lab-window-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lab = try Lab(scenario, directory: directory) { _ in }

@@ -39,4 +39,22 @@ struct ScenarioCatalogTests {
             try ScenarioCatalog.directory(CatalogTests.scenarios).load("no-such-lesson")
         }
     }
+    /// `mitmsim lab` and `mitmsim matrix` without a lesson take the first that fits: finding it reads the lessons up to it,
+    /// not the whole catalog. Shown with a directory whose second file is not a lesson: every lesson before it is found,
+    /// and only a search that reaches it fails.
+    @Test func theFirstLessonThatFitsIsFoundWithoutReadingTheLessonsAfterIt() throws {
+        let directory = NSTemporaryDirectory() + "mitmsim-first-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try #require(CatalogTests.catalog.first)
+        try FileManager.default.copyItem(atPath: "\(CatalogTests.scenarios)/\(first).yaml", toPath: "\(directory)/\(first).yaml")
+        try Data("version: [".utf8).write(to: URL(fileURLWithPath: "\(directory)/zz-broken.yaml"))
+        let catalog = ScenarioCatalog.directory(directory)
+        #expect(try catalog.first { _ in true }?.id == first)
+        #expect(throws: ScenarioError.self) { try catalog.first { _ in false } }
+        #expect(throws: ScenarioError.self) { try catalog.loadAll() }
+        #expect(
+            try ScenarioCatalog.builtIn.first { $0.attacker.attack == .forge }?.id
+                == ScenarioCatalog.builtIn.loadAll().first { $0.attacker.attack == .forge }?.id)
+    }
 }

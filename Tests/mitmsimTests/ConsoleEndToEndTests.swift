@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The real `mitmsim tui` in a real terminal: a detached tmux session, keys sent with `send-keys`,
 /// the screen read with `capture-pane`. Only the contractual strings are asserted.
-@Suite("The console in a real terminal", .serialized)
+@Suite("The console in a real terminal", .serialized, .awayFromThePool)
 struct ConsoleEndToEndTests {
     static let scenarios = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -339,7 +340,7 @@ final class TmuxSession {
 }
 
 /// `lab --tui` told to stop by a signal: a service manager's SIGTERM, a stray ^\ (SIGQUIT), ^C, a closed terminal's SIGHUP.
-@Suite("The lab's console stopped by a signal", .serialized)
+@Suite("The lab's console stopped by a signal", .serialized, .awayFromThePool)
 struct LabConsoleSignalTests {
     @Test(
         "SIGTERM, SIGQUIT, SIGINT and SIGHUP stop the lab's console as q does: a restored terminal, the lab's last line, status 0",

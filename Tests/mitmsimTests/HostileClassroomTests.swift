@@ -11,13 +11,13 @@ import Testing
 ///
 /// The one exception is the moment the lab has no descriptor left, which no server can serve through: there the
 /// test holds the lab to answering within 1 s once the crowd that took them has gone.
-@Suite(.serialized) struct HostileClassroomTests {
+@Suite(.serialized, .awayFromThePool) struct HostileClassroomTests {
     static let descriptorLimit = 256
 
-    /// Nearly all of it is waiting (for the lab, for slow clients, for its deadlines): every wait runs off Swift Testing's
-    /// threads (`offThePool`), so other suites run meanwhile; the expectations stay here, in the test's task.
-    @Test func theLabOutlivesEveryRequestAndFloodAndServesAWellBehavedClientWithinOneSecondThroughout() async throws {
-        let lab = try await offThePool { try RunningLab(descriptorLimit: Self.descriptorLimit) }
+    /// Nearly all of it is waiting (for the lab, for slow clients, for its deadlines): the suite runs away from Swift
+    /// Testing's threads (`.awayFromThePool`), so other suites run meanwhile.
+    @Test func theLabOutlivesEveryRequestAndFloodAndServesAWellBehavedClientWithinOneSecondThroughout() throws {
+        let lab = try RunningLab(descriptorLimit: Self.descriptorLimit)
         defer { lab.stop() }
         let bankPort = try #require(try lab.output().firstMatch(of: /Bank bank\.test on 127\.0\.0\.1:(\d+)/).flatMap { UInt16($0.1) })
         let idle = try lab.usage()
@@ -37,25 +37,23 @@ import Testing
             ),
         ]
         for repro in insideTLS {
-            _ = try await offThePool { try Subprocess.paste(Self.sClient(port: repro.port, sending: repro.request, for: 2)) }
+            _ = try Subprocess.paste(Self.sClient(port: repro.port, sending: repro.request, for: 2))
             #expect(lab.process.isRunning, "\(repro.what)")
         }
         // Six downloads of the largest /bytes/N at once, each read for its first 64 KiB while the lab's memory is watched.
         let highest = Locked(0)
         let (pid, attackerPort) = (lab.process.processIdentifier, lab.port)
-        try await offThePool {
-            onThreads(7) { index in
-                guard index < 6 else {
-                    for _ in 0..<40 {
-                        highest.withLock { $0 = max($0, Self.rssKiB(pid)) }
-                        usleep(100_000)
-                    }
-                    return
+        onThreads(7) { index in
+            guard index < 6 else {
+                for _ in 0..<40 {
+                    highest.withLock { $0 = max($0, Self.rssKiB(pid)) }
+                    usleep(100_000)
                 }
-                let request = "GET /bytes/268435456 HTTP/1.1\\r\\nHost: bank.test\\r\\n\\r\\n"
-                let port = index % 2 == 0 ? bankPort : attackerPort
-                _ = try? Subprocess.paste(Self.sClient(port: port, sending: request, for: 3) + " | head -c 65536 >/dev/null")
+                return
             }
+            let request = "GET /bytes/268435456 HTTP/1.1\\r\\nHost: bank.test\\r\\n\\r\\n"
+            let port = index % 2 == 0 ? bankPort : attackerPort
+            _ = try? Subprocess.paste(Self.sClient(port: port, sending: request, for: 3) + " | head -c 65536 >/dev/null")
         }
         #expect(lab.process.isRunning)
         #expect(
@@ -64,15 +62,13 @@ import Testing
 
         // MARK: Slow, silent and malformed clients, and a crowd from one address.
         student.phase = "floods"
-        try await offThePool {
-            onThreads(5) { index in
-                switch index {
-                case 0: Self.dribble(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 100), to: attackerPort)
-                case 1: Self.dribble([0x16, 0x03, 0x01, 0x02, 0x00] + [UInt8](repeating: 0x01, count: 100), to: attackerPort)
-                case 2: Self.dribble([0x16, 0x03, 0x01, 0x02, 0x00] + [UInt8](repeating: 0x01, count: 100), to: bankPort)
-                case 3: Self.halfOpenAndGarbage(attacker: attackerPort, bank: bankPort)
-                default: Self.crowdFromOneAddress(attacker: attackerPort, bank: bankPort)
-                }
+        onThreads(5) { index in
+            switch index {
+            case 0: Self.dribble(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 100), to: attackerPort)
+            case 1: Self.dribble([0x16, 0x03, 0x01, 0x02, 0x00] + [UInt8](repeating: 0x01, count: 100), to: attackerPort)
+            case 2: Self.dribble([0x16, 0x03, 0x01, 0x02, 0x00] + [UInt8](repeating: 0x01, count: 100), to: bankPort)
+            case 3: Self.halfOpenAndGarbage(attacker: attackerPort, bank: bankPort)
+            default: Self.crowdFromOneAddress(attacker: attackerPort, bank: bankPort)
             }
         }
         #expect(lab.process.isRunning)
@@ -81,30 +77,25 @@ import Testing
 
         // MARK: More idle connections than the lab has descriptors, then gone.
         student.phase = nil  // nobody can be served while no descriptor is left
-        let crowd = try await offThePool { () -> Int in
-            let crowd = (0..<Self.descriptorLimit + 60).compactMap { try? RawConnection(port: lab.port, from: "127.0.0.\(10 + $0 % 6)") }
-            defer { for connection in crowd { connection.close() } }
-            for _ in 0..<100 where (try? lab.output())?.contains("the attacker cannot accept connections") != true { usleep(50_000) }
-            return crowd.count
-        }
-        #expect(crowd == Self.descriptorLimit + 60)
+        let crowd = (0..<Self.descriptorLimit + 60).compactMap { try? RawConnection(port: lab.port, from: "127.0.0.\(10 + $0 % 6)") }
+        for _ in 0..<100 where (try? lab.output())?.contains("the attacker cannot accept connections") != true { usleep(50_000) }
+        for connection in crowd { connection.close() }
+        #expect(crowd.count == Self.descriptorLimit + 60)
         #expect(try lab.output().contains("[lab] the attacker cannot accept connections (accept failed: Too many open files)"))
         student.phase = "after the descriptors came back"
-        try await offThePool {
-            sleep(2)
-            student.stop()
-        }
+        sleep(2)
+        student.stop()
 
         #expect(lab.process.isRunning, "\(((try? lab.output()) ?? "").suffix(2000))")
         let slow = student.samples.filter { !$0.served || $0.seconds >= 1 }
         #expect(student.samples.count > 20 && slow.isEmpty, "\(student.samples.count) requests; late or failed: \(slow)")
 
         // Afterwards the lab holds what it held before the class.
-        let settled = try await offThePool { Self.eventually(lab) { $0.threads == idle.threads && $0.descriptors == idle.descriptors } }
+        let settled = Self.eventually(lab) { $0.threads == idle.threads && $0.descriptors == idle.descriptors }
         #expect(settled, "threads \(lab.lastUsage.threads), descriptors \(lab.lastUsage.descriptors); idle: \(idle)")
         #expect(
             idle.isSanitized || lab.lastUsage.rssKiB - idle.rssKiB < Self.rssMargin, "RSS \(idle.rssKiB) KiB idle, \(lab.lastUsage.rssKiB) KiB after")
-        try await offThePool { lab.stop() }
+        lab.stop()
         #expect(lab.process.terminationStatus == 0, "\(((try? lab.output()) ?? "").suffix(2000))")
     }
 

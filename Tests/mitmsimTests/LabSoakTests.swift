@@ -10,40 +10,40 @@ import Testing
 /// descriptors and threads, and about the same memory.
 ///
 /// The lab runs in its own process, so what it holds is measured alone, whatever other suites run meanwhile.
-@Suite(.serialized) struct LabSoakTests {
+@Suite(.serialized, .awayFromThePool) struct LabSoakTests {
     /// Memory the lab may hold after the storm beyond what it held after the warm-up: the allocator's slack.
     /// A lab that keeps every connection grows by more than six times this over 2,000 connections: three times over the
     /// 1,000 of the soak every `swift test` runs.
     static let rssMargin = 5 << 10  // KiB
 
     /// Sized so that the whole suite stays quick on two cores; the long soak below is on request.
-    @Test func oneThousandConnectionsLeaveTheLabAsTheyFoundIt() async throws {
-        try await soak(connections: 1_000)
+    @Test func oneThousandConnectionsLeaveTheLabAsTheyFoundIt() throws {
+        try soak(connections: 1_000)
     }
 
     /// About a minute, so only on request: `MITMSIM_SOAK=1 swift test --filter LabSoakTests`.
     @Test(.enabled(if: Soak.isRequested))
-    func eightThousandConnectionsLeaveTheLabAsTheyFoundIt() async throws {
-        try await soak(connections: 8_000)
+    func eightThousandConnectionsLeaveTheLabAsTheyFoundIt() throws {
+        try soak(connections: 8_000)
     }
 
-    /// Most of a soak is waiting (for the lab, for the clients, for timeouts): every wait runs off Swift Testing's
-    /// threads (`offThePool`), so other suites run meanwhile; the expectations stay here, in the test's task.
-    func soak(connections: Int) async throws {
-        let lab = try await offThePool { try RunningLab() }
+    /// Most of a soak is waiting (for the lab, for the clients, for timeouts): the suite runs away from Swift Testing's
+    /// threads (`.awayFromThePool`), so other suites run meanwhile.
+    func soak(connections: Int) throws {
+        let lab = try RunningLab()
         defer { lab.stop() }
         let idle = try lab.usage()
         let clients = try SoakClients(port: lab.port)
 
         // The warm-up fills the lab's window of recent flows and shows the allocator every kind of connection.
-        let warmUp = try await offThePool { clients.storm(400, held: 300) }
-        let settled = try await offThePool { Self.settle(lab, clients, idle: idle) }
+        let warmUp = clients.storm(400, held: 300)
+        let settled = Self.settle(lab, clients, idle: idle)
         let before = try #require(settled, "after the warm-up: \(lab.lastUsage), idle: \(idle)")
-        let storm = try await offThePool { clients.storm(connections, held: 300) }
-        let descriptorsBack = try await offThePool { lab.eventually { $0.descriptors == idle.descriptors } }
+        let storm = clients.storm(connections, held: 300)
+        let descriptorsBack = lab.eventually { $0.descriptors == idle.descriptors }
         #expect(descriptorsBack, "descriptors: \(idle.descriptors) before, \(lab.lastUsage.descriptors) after")
-        let settledAgain = try await offThePool { Self.settle(lab, clients, idle: idle) }
-        let threadsBack = try await offThePool { lab.eventually { $0.threads == idle.threads } }
+        let settledAgain = Self.settle(lab, clients, idle: idle)
+        let threadsBack = lab.eventually { $0.threads == idle.threads }
         #expect(threadsBack, "threads: \(idle.threads) before, \(lab.lastUsage.threads) after")
         let after = try #require(settledAgain, "after the storm: \(lab.lastUsage), idle: \(idle)")
         // Under a sanitizer the runtime's own shadow memory and thread histories grow with every connection,
@@ -55,7 +55,7 @@ import Testing
         // The storm really happened.
         #expect(storm.signedIn > connections / 10 && storm.refused > 0, "\(storm)")
         #expect(storm.curlFailures.isEmpty, "\(storm.curlFailures)")
-        try await offThePool { lab.stop() }
+        lab.stop()
         let logged = try lab.output().split(separator: "\n").filter { $0.hasPrefix("[flow] #") }.count
         #expect(logged == warmUp.connections + storm.connections + 2, "every connection the lab handled is on its log")
     }
@@ -74,8 +74,7 @@ import Testing
 }
 
 /// `mitmsim lab` in a child process, its output in a file (a pipe nobody reads would stall it).
-// @unchecked: one test drives it, one step after another; a step may wait on another thread (`offThePool`), never
-// two at once.
+// @unchecked: one test drives it, one step after another, never two at once.
 final class RunningLab: @unchecked Sendable {
     struct Usage: Sendable {
         var rssKiB = 0
