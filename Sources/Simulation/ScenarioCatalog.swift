@@ -32,29 +32,24 @@ public struct ScenarioCatalog: Sendable, CustomStringConvertible {
     }
 
     /// Every lesson, in file-name order (the catalog order).
-    public func loadAll() throws -> [Scenario] {
-        switch storage {
-        case .builtIn: try embeddedScenarioFiles.map(Self.decode)
-        case .directory(let path): try ScenarioLoader.loadAll(in: path)
-        }
-    }
+    public func loadAll() throws -> [Scenario] { try readers().map { try $0() } }
 
     /// The first lesson in catalog order that `matches`, or nil; the lessons after it are not read, so a default
     /// lesson (the first, the first with a forging attacker) costs one lesson's reading, not the catalog's.
     public func first(where matches: (Scenario) -> Bool) throws -> Scenario? {
-        switch storage {
-        case .builtIn:
-            for file in embeddedScenarioFiles {
-                let lesson = try Self.decode(file)
-                if matches(lesson) { return lesson }
-            }
-        case .directory(let path):
-            for file in try ScenarioLoader.files(in: path) {
-                let lesson = try ScenarioLoader.load(path + "/" + file)
-                if matches(lesson) { return lesson }
-            }
+        for read in try readers() {
+            let lesson = try read()
+            if matches(lesson) { return lesson }
         }
         return nil
+    }
+
+    /// One reader per lesson, in catalog order; no lesson is read until its reader is called.
+    private func readers() throws -> [() throws -> Scenario] {
+        switch storage {
+        case .builtIn: embeddedScenarioFiles.map { file in { try Self.decode(file) } }
+        case .directory(let path): try ScenarioLoader.files(in: path).map { name in { try ScenarioLoader.load(path + "/" + name) } }
+        }
     }
 
     /// A lesson by id (`03-installed-attacker-ca`). A name that contains `/` or ends in `.yaml` is a

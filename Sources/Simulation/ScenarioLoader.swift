@@ -86,15 +86,9 @@ public enum ScenarioLoader {
         var parser = Unicode.UTF8.ForwardParser()
         var bytes = data.makeIterator()
         var offset = 0
-        while true {
-            switch parser.parseScalar(from: &bytes) {
-            case .valid(let scalar): offset += scalar.count
-            case .emptyInput: return String(decoding: data, as: UTF8.self)  // not reached: the data is not UTF-8
-            case .error:
-                let line = data.prefix(offset).filter { $0 == 0x0A }.count + 1
-                throw ScenarioError(file: file, path: "line \(line)", reason: "holds a byte that is not UTF-8 text (a scenario is a text file)")
-            }
-        }
+        while case .valid(let scalar) = parser.parseScalar(from: &bytes) { offset += scalar.count }
+        let line = data.prefix(offset).filter { $0 == 0x0A }.count + 1
+        throw ScenarioError(file: file, path: "line \(line)", reason: "holds a byte that is not UTF-8 text (a scenario is a text file)")
     }
 
     /// Reads `text` into YAML nodes and runs `body` on the document (nil for a file with none) while the

@@ -19,7 +19,9 @@ extension MitmSim {
 
         @Option(
             name: .customLong("target-sdk"),
-            help: "Run the Android rows (the models that read client.android) as an app with this targetSdkVersion (1-37) instead of the lesson's.")
+            help:
+                "Run the Android rows (the models that read client.android) as an app with this targetSdkVersion (1-\(NetworkSecurityConfig.latestTargetSdkVersion)) instead of the lesson's."
+        )
         var targetSdk: Int?
 
         @Flag(help: "Put the attacker inside the app's process too: every runtime hook of the public unpinning tools (the console's F key).")
