@@ -2,6 +2,7 @@
 #define MITMSIM_COPENSSL_SHIM_H
 
 #include <openssl/bio.h>
+#include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/ct.h>
 #include <openssl/err.h>
@@ -9,6 +10,7 @@
 #include <openssl/param_build.h>
 #include <openssl/pkcs12.h>
 #include <openssl/pem.h>
+#include <openssl/provider.h>
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>

@@ -48,6 +48,8 @@ struct Exchange {
     let originRequests: [String]
     /// What the handshake had settled when the client's judge was called; nil when it never was.
     let negotiatedWhenJudged: NegotiatedTLS?
+    /// The chain the client's judge was shown; empty when it never was.
+    let judgedChain: [Certificate]
 
     var events: [NetworkEvent] { log.events }
 
@@ -77,12 +79,15 @@ struct Exchange {
             identity: clientIdentity, allowsWeakCryptography: weakClient)
         let route: TLSClient.Route = proxy.map { viaConnect ? .httpProxy(port: $0.port) : .direct(port: $0.port) } ?? .direct(port: origin.port)
         var negotiatedWhenJudged: NegotiatedTLS? = nil
+        var judgedChain: [Certificate] = []
         result = client.exchange(route, request: NetworkWorld.login, log: log) { trust, negotiated in
             negotiatedWhenJudged = negotiated
+            judgedChain = trust.certificates
             let evaluation = policy.evaluate(serverTrust: trust, forDomain: "bank.test")
             return .init(accept: evaluation.isTrusted, verdict: evaluation, summary: evaluation.verdict)
         }
         self.negotiatedWhenJudged = negotiatedWhenJudged
+        self.judgedChain = judgedChain
         proxy?.stop()
         origin.stop()
         flows = proxy?.flows ?? []
