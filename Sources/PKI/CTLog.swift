@@ -75,7 +75,7 @@ extension Certificate {
     /// The DER TBSCertificate with the poison extension taken out: what a log signs for a precertificate.
     func tbsWithoutPoison() throws -> [UInt8] {
         try OpenSSL.isolatingErrors {
-            guard let copy = X509_dup(x509) else { throw OpenSSL.failure("X509_dup") }
+            let copy = try CertificateReadingContext.copy(x509)
             defer { X509_free(copy) }
             let index = X509_get_ext_by_NID(copy, NID_ct_precert_poison, -1)
             if index >= 0 { X509_EXTENSION_free(X509_delete_ext(copy, index)) }

@@ -42,7 +42,7 @@ public final class CTLogList: @unchecked Sendable {
     /// temporary file in OpenSSL's log-list format (a section per log, its key in base64 DER), loaded, and removed.
     private static func makeStore(_ logs: [KnownLog]) throws -> OpaquePointer {
         try OpenSSL.isolatingErrors {
-            guard let store = CTLOG_STORE_new() else { throw OpenSSL.failure("CTLOG_STORE_new") }
+            guard let store = CTLOG_STORE_new_ex(CertificateReadingContext.shared, nil) else { throw OpenSSL.failure("CTLOG_STORE_new_ex") }
             guard !logs.isEmpty else { return store }
             let sections = logs.indices.map { "log\($0)" }
             let text =
@@ -72,7 +72,7 @@ public final class CTLogList: @unchecked Sendable {
             guard let raw = X509_get_ext_d2i(leaf.x509, NID_ct_precert_scts, nil, nil) else { return [] }
             let list = OpaquePointer(raw)
             defer { SCT_LIST_free(list) }
-            guard let context = CT_POLICY_EVAL_CTX_new() else { return [] }
+            guard let context = CT_POLICY_EVAL_CTX_new_ex(CertificateReadingContext.shared, nil) else { return [] }
             defer { CT_POLICY_EVAL_CTX_free(context) }
             guard CT_POLICY_EVAL_CTX_set1_cert(context, leaf.x509) == 1, CT_POLICY_EVAL_CTX_set1_issuer(context, issuer.x509) == 1 else { return [] }
             CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(context, store)

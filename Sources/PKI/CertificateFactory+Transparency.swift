@@ -22,7 +22,7 @@ extension CertificateFactory {
         throws -> Certificate
     {
         try OpenSSL.isolatingErrors {
-            guard let x509 = X509_dup(precertificate.x509) else { throw OpenSSL.failure("X509_dup") }
+            let x509 = try CertificateReadingContext.copy(precertificate.x509)
             do {
                 X509_EXTENSION_free(X509_delete_ext(x509, X509_get_ext_by_NID(x509, NID_ct_precert_poison, -1)))
                 try addRawExtension(x509, nid: NID_ct_precert_scts, critical: false, value: SignedCertificateTimestamp.listExtensionValue(timestamps))

@@ -1,7 +1,9 @@
 internal import COpenSSL
 
-/// The OpenSSL library context mitmsim's TLS clients (the proxy's side towards the server, the apps) work in:
-/// OpenSSL's default provider, offering only the key decoders a certificate in a TLS chain needs.
+/// The OpenSSL library context mitmsim reads certificates in: its TLS clients (the proxy's side towards the server,
+/// the apps), the copies `PKI` makes of certificates to edit them, and the Certificate Transparency checks (the
+/// logs' keys, the SCTs). OpenSSL's default provider, offering only the key decoders a certificate in a TLS chain
+/// needs.
 ///
 /// OpenSSL 3.0 reads the public key of every certificate it parses through a decoder chain it builds anew each
 /// time, by enumerating every decoder of every provider in the context (the default provider has 40), which the
@@ -12,12 +14,12 @@ internal import COpenSSL
 /// SubjectPublicKeyInfo) for the key types of `signingKeyTypes`; reading the two certificates then takes 1.8 M.
 /// Nothing else changes: the same key exchange, signatures and checks run. The context reads no configuration
 /// file; the settings one would hold are made on each `TLSContext`.
-enum CertificateReadingContext {
+package enum CertificateReadingContext {
     // Each of these is made once and only read afterwards; OpenSSL's library contexts, providers and their
     // tables may be used from any thread.
 
     /// The context, made once; creating it fails only when OpenSSL is out of memory.
-    nonisolated(unsafe) static let shared: OpaquePointer = {
+    nonisolated(unsafe) package static let shared: OpaquePointer = {
         guard let context = OSSL_LIB_CTX_new(),
             // The provider's entry point: its context is the default provider's, so the default provider's
             // functions, called through this provider, find the state they expect.
@@ -98,4 +100,23 @@ enum CertificateReadingContext {
         table.initialize(from: entries, count: entries.count)
         return UnsafePointer(table)
     }()
+
+    /// A new certificate with the same encoding as `x509`, read in this context: what `X509_dup` makes, which reads
+    /// its copy in OpenSSL's default context instead (twice the cost).
+    static func copy(_ x509: OpaquePointer) throws -> OpaquePointer {
+        let der = try OpenSSL.encode({ i2d_X509(x509, $0) }, "i2d_X509")
+        // d2i_X509 reads into the certificate it is given, so the copy belongs to this context; on failure it
+        // frees that certificate and clears `copy`.
+        var copy = X509_new_ex(shared, nil)
+        guard copy != nil else { throw OpenSSL.failure("X509_new_ex") }
+        let read = der.withUnsafeBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return d2i_X509(&copy, &cursor, buffer.count)
+        }
+        guard let read else {
+            X509_free(copy)
+            throw OpenSSL.failure("d2i_X509")
+        }
+        return read
+    }
 }
