@@ -13,11 +13,6 @@ struct CatalogTests {
     static let catalog: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: scenarios)) ?? [])
         .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
 
-    /// The first lesson of `Scenarios/` that `matches`, read from its file; the lessons after it are not read.
-    static func firstLesson(where matches: (Scenario) -> Bool) throws -> Scenario? {
-        try ScenarioCatalog.directory(scenarios).first(where: matches)
-    }
-
     @Test func theCatalogHasAtLeastTwentyFourLessonsInSeveralGroups() throws {
         let loaded = Lessons.all
         #expect(loaded.count >= 24)
