@@ -57,8 +57,8 @@ let package = Package(
         // runs libFuzzer's driver; otherwise it replays saved inputs, so the normal build keeps compiling it.
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "MitmSimFuzz", dependencies: ["PKI", "Policies", "LoopbackTLS", "Simulation", "CLibFuzzer"]),
-        // Helpers for tests only (golden files, fuzz inputs); a library because test targets cannot depend on one another.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers for tests only (golden files, fuzz inputs, the lessons read once); a library because test targets cannot depend on one another.
+        .target(name: "TestSupport", dependencies: ["Simulation"], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "PKITests", dependencies: ["PKI", "TestSupport"]),
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "PKI"]),

@@ -6,10 +6,15 @@ import Simulation
 extension Canvas {
     /// `markdown` wrapped to `width`: single line breaks are soft, a blank line ends a paragraph.
     static func markdownLines(_ markdown: String, width: Int) -> [StyledLine] {
-        let paragraphs = markdown.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "\n\n")
-            .map { $0.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") }
-        return paragraphs.flatMap { wrap(styled($0, base: .normal), width: width) }
+        wrappedMarkdown.lines(markdown, width: width) {
+            let paragraphs = markdown.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "\n\n")
+                .map { $0.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") }
+            return paragraphs.flatMap { wrap(styled($0, base: .normal), width: width) }
+        }
     }
+
+    /// Lesson text laid out so far: the lesson pane lays out the same text on every key.
+    private static let wrappedMarkdown = WrapCache<[StyledLine]>(limit: 64)
 
     /// The paragraph's characters with their styles, marks removed (the engine reads the marks).
     static func styled(_ paragraph: String, base: Style) -> StyledLine {

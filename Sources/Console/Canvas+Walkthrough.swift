@@ -35,9 +35,10 @@ extension Canvas {
         layout.spacing = state.classroom && size.rows >= 40 ? 2 : 1
         layout.withProxy = report.events.contains { $0.actor == .proxy }
         layout.trace = traceSteps(state, report).map { step in wrap(step.text, width: room, hanging: 7).map { ($0, step.style) } }
-        if !state.lessonText.isEmpty {
+        let lessonText = state.lessonText
+        if !lessonText.isEmpty {
             let stale = state.departure == nil ? [] : wrap(line(LessonDeparture.staleLessonText, .warning), width: room)
-            layout.lesson = stale + markdownLines(state.lessonText, width: room)
+            layout.lesson = stale + markdownLines(lessonText, width: room)
         }
         layout.bottom = bottomLines(state, report).flatMap { wrap(line($0.text, $0.style), width: room) } + verdictLines(state, report, width: room)
 

@@ -104,10 +104,15 @@ struct Canvas {
 
     /// Plain `text` wrapped to `width`, each line break kept.
     static func wrap(_ text: String, width: Int, hanging: Int = 0) -> [String] {
-        text.components(separatedBy: "\n").flatMap { paragraph in
-            wrap(line(paragraph, .normal), width: width, hanging: hanging).map { String($0.map(\.character)) }
+        wrappedText.lines(text, width: width, hanging: hanging) {
+            text.components(separatedBy: "\n").flatMap { paragraph in
+                wrap(line(paragraph, .normal), width: width, hanging: hanging).map { String($0.map(\.character)) }
+            }
         }
     }
+
+    /// Plain text wrapped so far: a screen wraps the same sentences on every key.
+    private static let wrappedText = WrapCache<[String]>(limit: 4096)
 
     /// Puts a styled line from (`row`, `column`); a control character takes the columns of its escape.
     mutating func put(_ line: StyledLine, row: Int, column: Int) {

@@ -38,6 +38,15 @@ public final class CTLog: @unchecked Sendable {
     /// Accepts `precertificate` (it must carry the critical poison extension) when `chain` (its issuer first)
     /// links it, signature by signature, to a root the log accepts; returns the SCT for it, timestamped `date`.
     public func submit(precertificate: Certificate, chain: [Certificate], at date: Date) throws -> SignedCertificateTimestamp {
+        try submit(precertificate: precertificate, signing: { try precertificate.tbsWithoutPoison() }, chain: chain, at: date)
+    }
+
+    /// As above, with what the log signs over worked out by `tbs` (the precertificate's TBSCertificate without the
+    /// poison): a factory that submits one precertificate to several logs works it out once, since each working out
+    /// copies the whole certificate.
+    func submit(precertificate: Certificate, signing tbs: () throws -> [UInt8], chain: [Certificate], at date: Date) throws
+        -> SignedCertificateTimestamp
+    {
         func refuse(_ reason: String) -> PKIError { .ctSubmissionRefused(log: name, reason: reason) }
         guard precertificate.isPrecertificate else { throw refuse("'\(precertificate.label)' carries no critical poison extension") }
         guard let issuer = chain.first else { throw refuse("no issuer was submitted with '\(precertificate.label)'") }
@@ -50,7 +59,7 @@ public final class CTLog: @unchecked Sendable {
             throw refuse("the chain of '\(precertificate.label)' ends at '\(child.label)', a root this log does not accept")
         }
         let timestamp = UInt64(max(0, date.timeIntervalSince1970.rounded(.down))) * 1000
-        let signed = Self.signedData(timestamp: timestamp, issuer: issuer, tbs: try precertificate.tbsWithoutPoison())
+        let signed = Self.signedData(timestamp: timestamp, issuer: issuer, tbs: try tbs())
         let sct = SignedCertificateTimestamp(logID: listing.logID, timestamp: timestamp, signature: try key.signSHA256(signed))
         lock.withLock { accepted.append(Entry(precertificate: precertificate, issuer: issuer, timestamp: sct)) }
         return sct

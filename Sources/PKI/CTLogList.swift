@@ -3,7 +3,8 @@ import Foundation
 
 /// The Certificate Transparency logs a device knows (Apple ships such a list and updates it), held as OpenSSL's
 /// `CTLOG_STORE`: every SCT is checked by OpenSSL's own CT code (`SCT_LIST_validate`), never by hand.
-// @unchecked: the store is built in init and only read afterwards (`CTLOG_STORE_get0_log_by_id` during validation).
+// @unchecked: the store is built in init and only read afterwards (`CTLOG_STORE_get0_log_by_id` during validation);
+// `judged` is read and written only while `lock` is held.
 public final class CTLogList: @unchecked Sendable {
     /// How OpenSSL judged one embedded SCT.
     public struct Validation: Sendable {
@@ -30,6 +31,16 @@ public final class CTLogList: @unchecked Sendable {
 
     public let logs: [KnownLog]
     private let store: OpaquePointer
+
+    /// What OpenSSL found for a leaf, its issuer and a time, by their DER and the time in milliseconds: a matrix or an
+    /// audit judges the same chain under every policy, and each judging copies the leaf for every SCT it carries.
+    /// The same three with the same logs are judged the same. Bounded: emptied at `keptJudgements` entries.
+    private struct Judged: Hashable {
+        let leaf: [UInt8], issuer: [UInt8], time: UInt64
+    }
+    private static let keptJudgements = 1024
+    private let lock = NSLock()
+    private var judged: [Judged: [Validation]] = [:]
 
     public init(_ logs: [KnownLog]) throws {
         self.logs = logs
@@ -68,6 +79,18 @@ public final class CTLogList: @unchecked Sendable {
     /// key at `date`: `CT_POLICY_EVAL_CTX` with the leaf, the issuer, this store and the time, then `SCT_LIST_validate`
     /// and `SCT_get_validation_status`. Empty when the leaf carries no SCT list (or one OpenSSL cannot read).
     public func validate(_ leaf: Certificate, issuer: Certificate, at date: Date) -> [Validation] {
+        let time = UInt64(max(0, date.timeIntervalSince1970.rounded(.down))) * 1000
+        let key = Judged(leaf: leaf.der, issuer: issuer.der, time: time)
+        if let kept = lock.withLock({ judged[key] }) { return kept }
+        let validations = judge(leaf, issuer: issuer, time: time)
+        lock.withLock {
+            if judged.count >= Self.keptJudgements { judged.removeAll(keepingCapacity: true) }
+            judged[key] = validations
+        }
+        return validations
+    }
+
+    private func judge(_ leaf: Certificate, issuer: Certificate, time: UInt64) -> [Validation] {
         OpenSSL.isolatingErrors {
             guard let raw = X509_get_ext_d2i(leaf.x509, NID_ct_precert_scts, nil, nil) else { return [] }
             let list = OpaquePointer(raw)
@@ -76,7 +99,7 @@ public final class CTLogList: @unchecked Sendable {
             defer { CT_POLICY_EVAL_CTX_free(context) }
             guard CT_POLICY_EVAL_CTX_set1_cert(context, leaf.x509) == 1, CT_POLICY_EVAL_CTX_set1_issuer(context, issuer.x509) == 1 else { return [] }
             CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(context, store)
-            CT_POLICY_EVAL_CTX_set_time(context, UInt64(max(0, date.timeIntervalSince1970.rounded(.down))) * 1000)
+            CT_POLICY_EVAL_CTX_set_time(context, time)
             // Negative only on an internal error; each SCT's status says what was found.
             _ = SCT_LIST_validate(list, context)
             return (0..<OPENSSL_sk_num(list)).compactMap { index in

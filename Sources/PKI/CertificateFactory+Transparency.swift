@@ -13,7 +13,9 @@ extension CertificateFactory {
     {
         let precertificate = try issue(spec, key: key, signedBy: issuer, poisoned: true)
         let date = min(spec.notBefore, now)
-        let timestamps = try logs.map { try $0.submit(precertificate: precertificate, chain: [issuer.certificate] + chain, at: date) }
+        // What every log signs over, worked out once (each working out copies the whole precertificate).
+        let tbs = try precertificate.tbsWithoutPoison()
+        let timestamps = try logs.map { try $0.submit(precertificate: precertificate, signing: { tbs }, chain: [issuer.certificate] + chain, at: date) }
         return try Self.finalCertificate(precertificate, timestamps: timestamps, issuer: issuer, digest: spec.signatureDigest)
     }
 

@@ -8,8 +8,7 @@ import Testing
 /// that carry meaning. Re-record with `MITMSIM_RECORD_GOLDEN=1 swift test`.
 struct ConsoleRenderTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let catalog = try! ScenarioLoader.loadAll(
-        in: root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios").path)
+    static let catalog = Lessons.all
 
     /// A walkthrough of `id`, run for real, pointed at the client's decision.
     static func walkthrough(_ id: String) -> ConsoleState { walkthroughs[id] }

@@ -83,6 +83,18 @@ struct ProjectorScreenTests {
             "the reveal's last words, its tries included")
     }
 
+    /// The console keeps what it wrapped (a screen wraps the same sentences on every key) by text, width and indent:
+    /// the same text at another width, or with another indent, is wrapped anew.
+    @Test func theSameTextIsWrappedAnewAtAnotherWidthOrIndent() {
+        let text = "one two three four five six seven eight nine ten"
+        #expect(Canvas.wrap(text, width: 20) == ["one two three four", "five six seven eight", "nine ten"])
+        #expect(Canvas.wrap(text, width: 10) == ["one two", "three four", "five six", "seven", "eight nine", "ten"])
+        #expect(Canvas.wrap(text, width: 20, hanging: 2) == ["one two three four", "  five six seven", "  eight nine ten"])
+        let markdown = "**one** two three four five six"
+        #expect(Canvas.markdownLines(markdown, width: 20).map { String($0.map(\.character)) } == ["one two three four", "five six"])
+        #expect(Canvas.markdownLines(markdown, width: 10).map { String($0.map(\.character)) } == ["one two", "three four", "five six"])
+    }
+
     @Test func lesson8TellsItsWholeStoryBeforeTheVoteOnTheProjector() throws {
         let state = ClassroomTests.question("08-allow-invalid-no-domain-check")
         let story = try #require(state.scenario?.lesson.story)

@@ -87,6 +87,19 @@ struct CertificateTransparencyTests {
         #expect(try list(world.logs).validate(world.leaf, issuer: world.root.certificate, at: start.addingTimeInterval(-86_400)).map(\.status) == [.invalid])
     }
 
+    /// A list keeps what OpenSSL found for a leaf, its issuer and a time (a matrix judges one chain under every policy):
+    /// another time or another issuer is judged anew, whatever was judged before.
+    @Test func oneListJudgesTheSameLeafAnewAtAnotherTimeOrUnderAnotherIssuer() throws {
+        let world = try world(logged: 1)
+        let other = try factory.makeIdentity(.authority(label: "other-ca", commonName: "Other CA", notBefore: start, notAfter: end))
+        let list = try list(world.logs)
+        let before = start.addingTimeInterval(-86_400)
+        #expect(list.validate(world.leaf, issuer: world.root.certificate, at: clock).map(\.status) == [.valid])
+        #expect(list.validate(world.leaf, issuer: world.root.certificate, at: before).map(\.status) == [.invalid])
+        #expect(list.validate(world.leaf, issuer: other.certificate, at: clock).map(\.status) == [.invalid])
+        #expect(list.validate(world.leaf, issuer: world.root.certificate, at: clock).map(\.status) == [.valid])
+    }
+
     @Test func aLogRefusesAChainToARootItDoesNotAcceptAndACertificateWithoutPoison() throws {
         let world = try world(logged: 0)
         let stranger = try factory.makeIdentity(.authority(label: "attacker-ca", commonName: "Attacker CA", notBefore: start, notAfter: end))

@@ -13,13 +13,8 @@ struct CatalogTests {
     static let catalog: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: scenarios)) ?? [])
         .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
 
-    /// The first lesson of `Scenarios/` that `matches`, read from its file; the lessons after it are not read.
-    static func firstLesson(where matches: (Scenario) -> Bool) throws -> Scenario? {
-        try ScenarioCatalog.directory(scenarios).first(where: matches)
-    }
-
     @Test func theCatalogHasAtLeastTwentyFourLessonsInSeveralGroups() throws {
-        let loaded = try ScenarioLoader.loadAll(in: Self.scenarios)
+        let loaded = Lessons.all
         #expect(loaded.count >= 24)
         #expect(Set(loaded.map(\.group)).count >= 4)
         #expect(loaded.allSatisfy { !$0.lesson.story.isEmpty && !$0.lesson.reveal.isEmpty && !$0.summary.isEmpty })
@@ -27,7 +22,7 @@ struct CatalogTests {
 
     @Test(arguments: catalog)
     func theLessonMeetsItsExpectationsAndReadsAsRecorded(_ id: String) throws {
-        let report = try ScenarioRunner.runWithTries(ScenarioLoader.load("\(Self.scenarios)/\(id).yaml"))
+        let report = try ScenarioRunner.runWithTries(try #require(Lessons.lesson(id)))
         #expect(
             report.expectationsMet, "\(report.checks.filter { !$0.met }) \(report.tries.filter { !$0.held }.map { "'\($0.lessonTry.keys)': \($0.verdict)" })")
         #expect(!report.tries.isEmpty, "every lesson has at least one try")

@@ -24,11 +24,13 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let lab = try Lab(lesson, directory: directory) { _ in }
             defer { lab.stop() }
-            let printed = lab.commands.map { "\($0.title)\n\($0.policy)\n\($0.expected)\n\($0.line)" }.joined(separator: "\n")
+            // Each read of `commands` judges every outcome anew: read once.
+            let commands = lab.commands
+            let printed = commands.map { "\($0.title)\n\($0.policy)\n\($0.expected)\n\($0.line)" }.joined(separator: "\n")
                 .replacingOccurrences(of: directory, with: "DIR")
                 .replacingOccurrences(of: ":\(lab.proxyPort)", with: ":PROXY").replacingOccurrences(of: ":\(lab.originPort)", with: ":ORIGIN")
             guard checked.insert(printed).inserted else { continue }
-            for (index, command) in lab.commands.enumerated() {
+            for (index, command) in commands.enumerated() {
                 let stolenBefore = lab.flows.filter { $0.stolenSecret != nil }.count
                 let run = try Subprocess.paste(command.line)
                 let place = "\(lesson.id) command \(index + 1) (\(command.title))"

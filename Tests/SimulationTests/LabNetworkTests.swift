@@ -12,7 +12,7 @@ import Testing
     /// A lab on 127.0.0.2 in the world of the first lesson with a forging attacker.
     func withLab(_ body: (Lab) throws -> Void) throws {
         let scenario = try #require(
-            try CatalogTests.firstLesson { $0.attacker.attack == .forge })
+            Lessons.all.first { $0.attacker.attack == .forge })
         let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lab = try Lab(scenario, directory: directory, address: Self.address) { _ in }

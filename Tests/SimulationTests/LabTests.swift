@@ -10,7 +10,7 @@ import Testing
     /// A lab on the first lesson `matching` (by default: one with a forging attacker).
     func withLab(matching: @escaping (Scenario) -> Bool = { $0.attacker.attack == .forge }, _ body: (Lab) throws -> Void) throws {
         let scenario = try #require(
-            try CatalogTests.firstLesson(where: matching))
+            Lessons.all.first(where: matching))
         let directory = NSTemporaryDirectory() + "mitmsim-lab-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lab = try Lab(scenario, directory: directory) { _ in }

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct LabWindowTests {
     func withLab(_ body: (Lab) throws -> Void) throws {
         let scenario = try #require(
-            try CatalogTests.firstLesson { $0.attacker.attack == .forge })
+            Lessons.all.first { $0.attacker.attack == .forge })
         let directory = NSTemporaryDirectory() + "mitmsim-lab-window-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lab = try Lab(scenario, directory: directory) { _ in }

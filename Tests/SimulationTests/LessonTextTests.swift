@@ -1,12 +1,13 @@
 import Foundation
 import Policies
 import Simulation
+import TestSupport
 import Testing
 
 /// A class can vote on every lesson: the story sets the scene and asks, the reveal explains, and the lesson's
 /// tries (data the engine words and `run` checks) invite a key to press.
 struct LessonTextTests {
-    static let lessons: [Scenario] = (try? ScenarioLoader.loadAll(in: CatalogTests.scenarios)) ?? []
+    static let lessons = Lessons.all
     /// Words that would give away the verdict, the deciding step or the attacker's loot before the vote.
     static let spoilers =
         [

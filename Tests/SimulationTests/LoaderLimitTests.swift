@@ -1,5 +1,6 @@
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 /// A small file cannot cost much: every limit is refused in one line naming the file, the key path and the
@@ -140,9 +141,10 @@ struct LoaderLimitTests {
         ) { try ScenarioLoader.loadAll(in: directory) }
     }
 
-    /// Every built-in lesson stays far inside the limits: a lesson that comes near one is a sign the limit is wrong.
+    /// Every built-in lesson (the catalog's files, which `ScenarioCatalogTests` finds built in) stays far inside the limits:
+    /// a lesson that comes near one is a sign the limit is wrong.
     @Test func theBuiltInLessonsStayFarInsideEveryLimit() throws {
-        for scenario in try ScenarioCatalog.builtIn.loadAll() {
+        for scenario in Lessons.all {
             let world = scenario.world
             let size = try FileManager.default.attributesOfItem(atPath: "\(CatalogTests.scenarios)/\(scenario.id).yaml")[.size] as? Int ?? .max
             #expect(size * 8 < ScenarioLimits.fileBytes, "\(scenario.id)")

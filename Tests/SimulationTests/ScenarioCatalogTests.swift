@@ -1,5 +1,6 @@
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 /// The catalog built into the module is exactly `Scenarios/` as it is on disk, and it names what it
@@ -55,6 +56,6 @@ struct ScenarioCatalogTests {
         #expect(throws: ScenarioError.self) { try catalog.loadAll() }
         #expect(
             try ScenarioCatalog.builtIn.first { $0.attacker.attack == .forge }?.id
-                == ScenarioCatalog.builtIn.loadAll().first { $0.attacker.attack == .forge }?.id)
+                == Lessons.all.first { $0.attacker.attack == .forge }?.id)
     }
 }
