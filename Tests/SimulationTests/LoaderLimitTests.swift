@@ -135,7 +135,7 @@ struct LoaderLimitTests {
         let directory = NSTemporaryDirectory() + "mitmsim-many-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for index in 0...ScenarioLimits.filesPerDirectory { FileManager.default.createFile(atPath: "\(directory)/\(index).yaml", contents: nil) }
+        for index in 0...ScenarioLimits.filesPerDirectory { #expect(FileManager.default.createFile(atPath: "\(directory)/\(index).yaml", contents: nil)) }
         #expect(
             throws: ScenarioError(file: directory, path: "", reason: "holds more than 256 scenario files, the most mitmsim reads from one directory")
         ) { try ScenarioLoader.loadAll(in: directory) }

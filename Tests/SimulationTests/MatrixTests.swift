@@ -140,12 +140,12 @@ struct MatrixByVersionTests {
         #expect(Self.versions.cells.count == AFNetworkingVersion.allCases.count * Self.attacks.count)
     }
 
-    @Test func theVersionsTableNamesEachReleaseAndTheDefaultsItsRowsShare() {
+    @Test func theVersionsTableNamesEachReleaseAndTheDefaultsItsRowsShare() throws {
         let lines = Self.versions.text.components(separatedBy: "\n")
         #expect(lines.first == "Every AFNetworking release's default policy × attack for the world of '\(Self.scenario.id)'.")
         #expect(lines.contains { $0.hasPrefix("Each row is that release's +defaultPolicy: pinning mode none, allowInvalidCertificates NO") })
-        let header = try? #require(lines.firstIndex { $0.hasPrefix("library ") })
-        let rows = lines.dropFirst((header ?? 0) + 1).prefix(AFNetworkingVersion.allCases.count)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("library ") })
+        let rows = lines.dropFirst(header + 1).prefix(AFNetworkingVersion.allCases.count)
         #expect(rows.map { String($0.prefix(20)).trimmingCharacters(in: .whitespaces) } == AFNetworkingVersion.allCases.map(\.rawValue))
         #expect(rows.first?.hasPrefix("afnetworking-4      V=Y ") == true)
         #expect(rows.first { $0.hasPrefix("afnetworking-2.5.2 ") }?.contains("V=N") == true)
