@@ -12,8 +12,9 @@ internal import COpenSSL
 /// default provider's own, passed on by a provider that answers each query with the default provider's answer,
 /// except that its decoders are only those that read the form a certificate holds its key in (DER
 /// SubjectPublicKeyInfo) for the key types of `signingKeyTypes`; reading the two certificates then takes 1.8 M.
-/// Nothing else changes: the same key exchange, signatures and checks run. The context reads no configuration
-/// file; the settings one would hold are made on each `TLSContext`.
+/// Nothing else changes: the same key exchange, signatures and checks run. OpenSSL's configuration file is not read
+/// into this context (its provider sections would bring back every decoder); the TLS settings it may give
+/// (`system_default`) are process-wide in OpenSSL and still apply to every `SSL_CTX`, as in the default context.
 package enum CertificateReadingContext {
     // Each of these is made once and only read afterwards; OpenSSL's library contexts, providers and their
     // tables may be used from any thread.
