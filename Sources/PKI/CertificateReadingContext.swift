@@ -3,18 +3,22 @@ internal import COpenSSL
 /// The OpenSSL library context mitmsim reads certificates in: its TLS clients (the proxy's side towards the server,
 /// the apps), the copies `PKI` makes of certificates to edit them, and the Certificate Transparency checks (the
 /// logs' keys, the SCTs). OpenSSL's default provider, offering only the key decoders a certificate in a TLS chain
-/// needs.
+/// needs and only the ciphers OpenSSL's TLS can use.
 ///
 /// OpenSSL 3.0 reads the public key of every certificate it parses through a decoder chain it builds anew each
-/// time, by enumerating every decoder of every provider in the context (the default provider has 40), which the
-/// proxy pays for each certificate of the server's chain on every connection: 3.1 M of the 6.1 M instructions of
-/// its handshake with the server went to reading the two certificates. In this context every algorithm is the
-/// default provider's own, passed on by a provider that answers each query with the default provider's answer,
-/// except that its decoders are only those that read the form a certificate holds its key in (DER
-/// SubjectPublicKeyInfo) for the key types of `signingKeyTypes`; reading the two certificates then takes 1.8 M.
-/// Nothing else changes: the same key exchange, signatures and checks run. OpenSSL's configuration file is not read
-/// into this context (its provider sections would bring back every decoder); the TLS settings it may give
-/// (`system_default`) are process-wide in OpenSSL and still apply to every `SSL_CTX`, as in the default context.
+/// time, by enumerating every decoder of every provider in the context (the default provider has 40) and every key
+/// manager, which it finds by copying the context's whole table of algorithms fetched so far; the proxy pays for
+/// this for each certificate of the server's chain on every connection: 3.1 M of the 6.1 M instructions of its
+/// handshake with the server went to reading the two certificates. In this context every algorithm is the default
+/// provider's own, passed on by a provider that answers each query with the default provider's answer, except two
+/// lists: its decoders are only those that read the form a certificate holds its key in (DER
+/// SubjectPublicKeyInfo) for the key types of `signingKeyTypes`, and its ciphers are only those OpenSSL 3.0's TLS
+/// fetches (`tlsCiphers`): 16 of the 124, all of which would otherwise fill that table once a TLS context is made.
+/// Reading the two certificates then takes 1.3 M. Nothing else changes: the same cipher suites are offered (a test compares
+/// them with a context in OpenSSL's default library context), and the same key exchange, signatures and checks
+/// run. OpenSSL's configuration file is not read into this context (its provider sections would bring back every
+/// decoder); the TLS settings it may give (`system_default`) are process-wide in OpenSSL and still apply to every
+/// `SSL_CTX`, as in the default context.
 package enum CertificateReadingContext {
     // Each of these is made once and only read afterwards; OpenSSL's library contexts, providers and their
     // tables may be used from any thread.
@@ -47,16 +51,43 @@ package enum CertificateReadingContext {
     /// The key types a certificate can hold to sign a TLS handshake OpenSSL negotiates (DSA in TLS 1.2 only).
     private static let signingKeyTypes: Set<Substring> = ["RSA", "RSA-PSS", "EC", "ED25519", "ED448", "DSA"]
 
-    /// The default provider's decoders that read a DER SubjectPublicKeyInfo into a key of those types, in a table that ends with an empty
-    /// entry as OpenSSL's do; their names and implementations are the provider's own static data.
-    nonisolated(unsafe) private static let keyDecoders: UnsafePointer<OSSL_ALGORITHM> = {
+    /// The ciphers OpenSSL 3.0's TLS fetches, by the names it asks for: one for each cipher a cipher suite can use
+    /// (`ssl_load_ciphers`), and the combined ciphers it tries first for CBC with HMAC suites (`ssl_cipher_get_evp`).
+    /// Those the default provider does not have (DES, RC2, RC4, IDEA, SEED, GOST) stay unavailable, as in the
+    /// default context.
+    private static let tlsCiphers: Set<String> = Set(
+        [
+            NID_des_cbc, NID_des_ede3_cbc, NID_rc4, NID_rc2_cbc, NID_idea_cbc, NID_aes_128_cbc, NID_aes_256_cbc,
+            NID_camellia_128_cbc, NID_camellia_256_cbc, NID_gost89_cnt, NID_seed_cbc, NID_aes_128_gcm, NID_aes_256_gcm,
+            NID_aes_128_ccm, NID_aes_256_ccm, NID_gost89_cnt_12, NID_chacha20_poly1305, NID_aria_128_gcm,
+            NID_aria_256_gcm, NID_magma_ctr_acpkm, NID_kuznyechik_ctr_acpkm, NID_rc4_hmac_md5,
+            NID_aes_128_cbc_hmac_sha1, NID_aes_256_cbc_hmac_sha1, NID_aes_128_cbc_hmac_sha256,
+            NID_aes_256_cbc_hmac_sha256,
+        ].map { String(cString: OBJ_nid2sn($0)).lowercased() })
+
+    /// The default provider's decoders that read a DER SubjectPublicKeyInfo into a key of `signingKeyTypes`.
+    nonisolated(unsafe) private static let keyDecoders = defaultAlgorithms(OSSL_OP_DECODER) { names, properties in
+        properties.isSuperset(of: ["input=der", "structure=SubjectPublicKeyInfo"])
+            && !names.isDisjoint(with: signingKeyTypes)
+    }
+
+    /// The default provider's ciphers that OpenSSL's TLS may fetch (OpenSSL matches names without regard to case).
+    nonisolated(unsafe) private static let ciphers = defaultAlgorithms(OSSL_OP_CIPHER) { names, _ in
+        !tlsCiphers.isDisjoint(with: names.map { $0.lowercased() })
+    }
+
+    /// The default provider's algorithms for `operation` that `keeps`, by their names and properties, in a table
+    /// that ends with an empty entry as OpenSSL's do; their names and implementations are the provider's own static
+    /// data.
+    private static func defaultAlgorithms(
+        _ operation: Int32, keeping keeps: (_ names: Set<Substring>, _ properties: Set<Substring>) -> Bool
+    ) -> UnsafePointer<OSSL_ALGORITHM> {
         var noCache: Int32 = 0
         var kept: [OSSL_ALGORITHM] = []
-        var algorithm = OSSL_PROVIDER_query_operation(defaultProvider, OSSL_OP_DECODER, &noCache)
+        var algorithm = OSSL_PROVIDER_query_operation(defaultProvider, operation, &noCache)
         while let current = algorithm?.pointee, current.algorithm_names != nil {
-            let properties = Set(String(cString: current.property_definition).split(separator: ","))
             let names = Set(String(cString: current.algorithm_names).split(separator: ":"))
-            if properties.isSuperset(of: ["input=der", "structure=SubjectPublicKeyInfo"]), !names.isDisjoint(with: signingKeyTypes) {
+            if keeps(names, Set(String(cString: current.property_definition).split(separator: ","))) {
                 kept.append(current)
             }
             algorithm = algorithm.map { $0 + 1 }
@@ -65,17 +96,23 @@ package enum CertificateReadingContext {
         table.initialize(from: kept, count: kept.count)
         (table + kept.count).initialize(to: OSSL_ALGORITHM())
         return UnsafePointer(table)
-    }()
+    }
 
     private typealias Function = @convention(c) () -> Void
 
-    /// What the provider does: each answer is the default provider's, except the list of decoders.
+    /// What the provider does: each answer is the default provider's, except the lists of decoders and ciphers.
     nonisolated(unsafe) private static let dispatch: UnsafePointer<OSSL_DISPATCH> = {
         let query: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<Int32>?) -> UnsafePointer<OSSL_ALGORITHM>? = {
             _, operation, noCache in
-            guard operation == OSSL_OP_DECODER else { return OSSL_PROVIDER_query_operation(defaultProvider, operation, noCache) }
-            noCache?.pointee = 0
-            return keyDecoders
+            switch operation {
+            case OSSL_OP_DECODER:
+                noCache?.pointee = 0
+                return keyDecoders
+            case OSSL_OP_CIPHER:
+                noCache?.pointee = 0
+                return ciphers
+            default: return OSSL_PROVIDER_query_operation(defaultProvider, operation, noCache)
+            }
         }
         let capabilities:
             @convention(c) (
