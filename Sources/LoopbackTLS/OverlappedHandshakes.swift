@@ -46,14 +46,11 @@ enum OverlappedHandshakes {
         for waiting: [(index: Int, forWriting: Bool)], in connections: [TLSConnection], before deadline: ContinuousClock.Instant
     ) -> [Int] {
         var descriptors = waiting.map { pollfd(fd: connections[$0.index].socket.descriptor, events: Int16($0.forWriting ? POLLOUT : POLLIN), revents: 0) }
-        while true {
-            let remaining = ContinuousClock.now.duration(to: deadline).components
-            let milliseconds = remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000
-            guard milliseconds > 0 else { return [] }
+        while let milliseconds = Socket.milliseconds(until: deadline) {
             let count = poll(&descriptors, nfds_t(descriptors.count), Int32(clamping: milliseconds))
             if count > 0 { return descriptors.indices.filter { descriptors[$0].revents != 0 }.map { waiting[$0].index } }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { return [] }
+            if count < 0, errno != EINTR { return [] }
         }
+        return []
     }
 }

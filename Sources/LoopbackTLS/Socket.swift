@@ -177,16 +177,21 @@ final class Socket: Sendable {
 
     /// Waits until the socket is readable (or writable), or the peer hung up; `HTTPError.tooSlow` at `deadline`.
     func wait(forWriting: Bool, before deadline: ContinuousClock.Instant) throws {
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
         var descriptor = pollfd(fd: descriptor, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
-        while milliseconds > 0 {
+        while let milliseconds = Self.milliseconds(until: deadline) {
             let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
             if ready > 0 { return }
-            if ready < 0, errno == EINTR { continue }
-            break
+            if ready < 0, errno != EINTR { break }
         }
         throw HTTPError.tooSlow
+    }
+
+    /// The time left until `deadline` in whole milliseconds, rounded up so that a wait for that long never ends
+    /// before it (rounded down, a slow client was cut up to a millisecond early); nil once it has passed.
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int64? {
+        let left = ContinuousClock.now.duration(to: deadline).components
+        guard left.seconds > 0 || left.attoseconds > 0 else { return nil }
+        return left.seconds * 1000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
     }
 
     func write(_ bytes: [UInt8]) throws {

@@ -133,4 +133,18 @@ import Testing
         #expect(waited >= HTTPFraming.deadline && waited < HTTPFraming.deadline + .seconds(3), "\(waited)")
         #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
     }
+
+    /// A server waiting for a client that sends nothing gives up at its deadline, never a fraction of a millisecond
+    /// before it, whatever fraction of a millisecond the deadline falls on.
+    @Test func aWaitForASilentClientEndsNoSoonerThanItsDeadline() throws {
+        let listener = try Socket.listen(port: 0)
+        defer { listener.close() }
+        let client = try Socket.connect(port: listener.localPort)
+        defer { client.close() }
+        for fraction in stride(from: 0.05, to: 1, by: 0.1) {
+            let deadline = ContinuousClock.now + .milliseconds(2) + .microseconds(Int(fraction * 1000))
+            #expect(throws: HTTPError.tooSlow) { try client.wait(forWriting: false, before: deadline) }
+            #expect(ContinuousClock.now >= deadline, "gave up \(ContinuousClock.now.duration(to: deadline)) early")
+        }
+    }
 }
