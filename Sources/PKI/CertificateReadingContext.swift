@@ -14,11 +14,11 @@ internal import COpenSSL
 /// lists: its decoders are only those that read the form a certificate holds its key in (DER
 /// SubjectPublicKeyInfo) for the key types of `signingKeyTypes`, and its ciphers are only those OpenSSL 3.0's TLS
 /// fetches (`tlsCiphers`): 16 of the 124, all of which would otherwise fill that table once a TLS context is made.
-/// Reading the two certificates then takes 1.3 M. Nothing else changes: the same cipher suites are offered (a test compares
-/// them with a context in OpenSSL's default library context), and the same key exchange, signatures and checks
-/// run. OpenSSL's configuration file is not read into this context (its provider sections would bring back every
-/// decoder); the TLS settings it may give (`system_default`) are process-wide in OpenSSL and still apply to every
-/// `SSL_CTX`, as in the default context.
+/// Reading the two certificates then takes 1.3 M. Nothing else changes: the same cipher suites are offered (a test
+/// compares them with a context in OpenSSL's default library context), and the same key exchange, signatures and
+/// checks run. OpenSSL's configuration file is not read into this context (its provider sections would bring back
+/// every decoder); the TLS settings it may give (`system_default`) are process-wide in OpenSSL and still apply to
+/// every `SSL_CTX`, as in the default context.
 package enum CertificateReadingContext {
     // Each of these is made once and only read afterwards; OpenSSL's library contexts, providers and their
     // tables may be used from any thread.
@@ -52,7 +52,8 @@ package enum CertificateReadingContext {
     private static let signingKeyTypes: Set<Substring> = ["RSA", "RSA-PSS", "EC", "ED25519", "ED448", "DSA"]
 
     /// The ciphers OpenSSL 3.0's TLS fetches, by the names it asks for: one for each cipher a cipher suite can use
-    /// (`ssl_load_ciphers`), and the combined ciphers it tries first for CBC with HMAC suites (`ssl_cipher_get_evp`).
+    /// (`ssl_load_ciphers`), and the stitched cipher-and-MAC ones it tries first for the suites that pair them
+    /// (`ssl_cipher_get_evp`).
     /// Those the default provider does not have (DES, RC2, RC4, IDEA, SEED, GOST) stay unavailable, as in the
     /// default context.
     private static let tlsCiphers: Set<String> = Set(
