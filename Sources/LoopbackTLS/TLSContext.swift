@@ -8,7 +8,7 @@ import PKI
 /// per connection. Session tickets and the session cache are off (every handshake is a full one, as a
 /// lesson expects), and TLS 1.3's middlebox-compatibility ChangeCipherSpec is off (it would only clutter
 /// the transcript). A client context is made in `CertificateReadingContext`, where reading the server's
-/// certificates costs half as much.
+/// certificates costs less than half what it does in OpenSSL's default context.
 // @unchecked: the SSL_CTX is configured before the context is shared and only read afterwards (by
 // SSL_new), which OpenSSL allows from any thread.
 final class TLSContext: @unchecked Sendable {

@@ -53,9 +53,8 @@ package enum CertificateReadingContext {
 
     /// The ciphers OpenSSL 3.0's TLS fetches, by the names it asks for: one for each cipher a cipher suite can use
     /// (`ssl_load_ciphers`), and the stitched cipher-and-MAC ones it tries first for the suites that pair them
-    /// (`ssl_cipher_get_evp`).
-    /// Those the default provider does not have (DES, RC2, RC4, IDEA, SEED, GOST) stay unavailable, as in the
-    /// default context.
+    /// (`ssl_cipher_get_evp`). Those the default provider does not have (DES, RC2, RC4, IDEA, SEED, GOST) stay
+    /// unavailable, as in the default context.
     private static let tlsCiphers: Set<String> = Set(
         [
             NID_des_cbc, NID_des_ede3_cbc, NID_rc4, NID_rc2_cbc, NID_idea_cbc, NID_aes_128_cbc, NID_aes_256_cbc,
